@@ -1,0 +1,107 @@
+// swift-tools-version:6.1
+// Relaunch: UIKit-style state restoration, a permission daemon and a demo app under systemd.
+import PackageDescription
+
+let package = Package(
+    name: "Relaunch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "checkin-demo", targets: ["checkin-demo"]),
+        .executable(name: "permissiond", targets: ["permissiond"]),
+        .executable(name: "relaunchctl", targets: ["relaunchctl"]),
+        .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
+        .library(name: "RestorationKit", targets: ["RestorationKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: C
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(
+            name: "CSDBus",
+            dependencies: ["CSystemd"]
+        ),
+
+        // MARK: Libraries
+        .target(name: "RelaunchContract"),
+        .target(name: "RestorationKit"),
+        .target(
+            name: "CheckIn",
+            dependencies: ["RestorationKit", "RelaunchContract"]
+        ),
+        .target(
+            name: "Systemd",
+            dependencies: [
+                "CSystemd", "CSDBus",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "PermissionStore",
+            dependencies: [
+                "RelaunchContract",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "checkin-demo",
+            dependencies: [
+                "CheckIn", "RestorationKit", "RelaunchContract", "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "permissiond",
+            dependencies: [
+                "PermissionStore", "RelaunchContract", "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "relaunchctl",
+            dependencies: [
+                "RelaunchContract", "RestorationKit", "Systemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "relaunch-bench",
+            dependencies: ["RestorationKit", "CheckIn"]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
+        .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
+        .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit"]),
+        .testTarget(
+            name: "SystemdTests",
+            dependencies: [
+                "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+    ]
+)
+
+// Strictness once, for every Swift target.
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

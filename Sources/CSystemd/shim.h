@@ -1,0 +1,7 @@
+#ifndef RELAUNCH_CSYSTEMD_SHIM_H
+#define RELAUNCH_CSYSTEMD_SHIM_H
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-bus.h>
+#include <systemd/sd-id128.h>
+#endif

@@ -1,0 +1,1 @@
+// CheckIn: placeholder until its first real file lands.

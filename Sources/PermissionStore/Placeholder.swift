@@ -1,0 +1,1 @@
+// PermissionStore: placeholder until its first real file lands.

@@ -1,0 +1,35 @@
+/// The journal MESSAGE_IDs of Relaunch's events, as the public contract lists them.
+///
+/// Every event is one journal entry carrying one of these ids; `relaunch.catalog` explains each.
+public enum MessageID: String, Sendable, CaseIterable, Codable {
+    /// An app finished launching (fields: LAUNCH_OUTCOME, BUILD_NUMBER).
+    case appLaunched = "0c3ece682843457296ab0da296a09171"
+    /// An app moved between active and background (fields: LIFECYCLE).
+    case lifecycleChanged = "7cff30b26abb44549eb0f7570b7c2ef9"
+    /// An app preserved its state (fields: ARCHIVE_BYTES, ARCHIVE_GENERATION, DURATION_USEC).
+    case statePreserved = "21ad727465684cd29e7b9bc1c3d456a7"
+    /// One view controller was restored (fields: RESTORATION_PATH, RESTORED_VIA).
+    case viewControllerRestored = "48683d587f3b40cbb9f326d7ea1ba7ea"
+    /// Restoration finished (fields: RESTORED_COUNT, PRESENTED_PATH, DURATION_USEC).
+    case restorationFinished = "0c0151517edf47b1a988576b4b5e81e0"
+    /// Saved state was discarded (fields: REASON).
+    case savedStateDiscarded = "f90884042ed34e8e85a00a87182d6b03"
+    /// A permission changed (fields: APP_ID, PERMISSION, OLD_STATE, NEW_STATE, CALLER_UID, KILL).
+    case permissionChanged = "9b3f5994e16840eb93c15d94fb1674bd"
+    /// An app's unit was killed for a permission change (fields: APP_ID, UNIT, PERMISSION, SIGNAL).
+    case appKilled = "cec8a90c402d4067a74cf3669006da0e"
+
+    /// A short human name for the event, as the timeline prints it.
+    public var summary: String {
+        switch self {
+        case .appLaunched: "app launched"
+        case .lifecycleChanged: "lifecycle changed"
+        case .statePreserved: "state preserved"
+        case .viewControllerRestored: "view controller restored"
+        case .restorationFinished: "restoration finished"
+        case .savedStateDiscarded: "saved state discarded"
+        case .permissionChanged: "permission changed"
+        case .appKilled: "app killed for a permission change"
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// RestorationKit: placeholder until its first real file lands.

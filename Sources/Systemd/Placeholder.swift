@@ -1,0 +1,1 @@
+// Systemd: placeholder until its first real file lands.

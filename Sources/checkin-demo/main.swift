@@ -1,0 +1,2 @@
+// checkin-demo: placeholder entry point.
+print("checkin-demo: not built yet")

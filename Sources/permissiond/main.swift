@@ -1,0 +1,2 @@
+// permissiond: placeholder entry point.
+print("permissiond: not built yet")

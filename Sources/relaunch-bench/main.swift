@@ -1,0 +1,2 @@
+// relaunch-bench: placeholder entry point.
+print("relaunch-bench: not built yet")

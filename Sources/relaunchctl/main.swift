@@ -1,0 +1,2 @@
+// relaunchctl: placeholder entry point.
+print("relaunchctl: not built yet")

@@ -1,0 +1,1 @@
+// RestorationKitTests: placeholder.

@@ -1,0 +1,1 @@
+// SystemdTests: placeholder.
