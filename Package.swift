@@ -33,6 +33,7 @@ let package = Package(
         // MARK: Libraries
         .target(name: "RelaunchContract"),
         .target(name: "RestorationKit"),
+        .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         .target(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract"]
@@ -72,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RestorationKit", "Systemd",
+                "RelaunchContract", "RestorationKit", "JournalReview", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +95,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
     ]
 )
 

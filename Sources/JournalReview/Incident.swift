@@ -1,0 +1,72 @@
+
+/// One permission change and everything that followed from it, in order.
+public struct Incident: Sendable, Equatable, Codable {
+    /// The app whose permission changed.
+    public var app: String
+    /// The permission that changed.
+    public var permission: String
+    /// The state before the change.
+    public var oldState: String
+    /// The state after the change.
+    public var newState: String
+    /// The uid of the caller that made the change.
+    public var callerUID: String
+    /// Whether the permission daemon decided to kill the app.
+    public var killDecided: Bool
+    /// When the change was committed, µs since the epoch.
+    public var changedAtUSec: UInt64
+    /// The unit that was killed, if any.
+    public var unit: String?
+    /// Everything that followed, in time order, the change itself first.
+    public var events: [TimelineEvent]
+
+    /// How the relaunched app came back: `restored`, `fresh`, `discarded`, or nil if it did not.
+    public var launchOutcome: String? {
+        events.last { $0.kind == .launched }?.fields["LAUNCH_OUTCOME"]
+    }
+
+    /// Microseconds from systemd seeing the killed process exit to the new instance's READY.
+    public var relaunchUSec: UInt64? {
+        guard let exited = events.first(where: { $0.kind == .processExited }),
+              let ready = events.first(where: { $0.kind == .ready && $0.atUSec >= exited.atUSec })
+        else { return nil }
+        return ready.atUSec - exited.atUSec
+    }
+
+    /// The discard reasons logged by the relaunched app.
+    public var discardReasons: [String] {
+        events.filter { $0.kind == .discarded }.map { $0["REASON"] }
+    }
+}
+
+/// One step of an incident's timeline.
+public struct TimelineEvent: Sendable, Equatable, Codable {
+    /// What kind of step this is.
+    public enum Kind: String, Sendable, Codable {
+        case permissionChanged = "permission-changed"
+        case killSent = "kill-sent"
+        case processExited = "process-exited"
+        case restartScheduled = "restart-scheduled"
+        case processStarted = "process-started"
+        case discarded
+        case controllerRestored = "controller-restored"
+        case restorationFinished = "restoration-finished"
+        case launched
+        case ready
+        case failed
+    }
+
+    /// The step's kind.
+    public var kind: Kind
+    /// When it happened, µs since the epoch.
+    public var atUSec: UInt64
+    /// Microseconds since the permission change.
+    public var sinceChangeUSec: UInt64
+    /// The invocation it belongs to, when known.
+    public var invocationID: String?
+    /// The journal fields that describe it (a selection, not the whole entry).
+    public var fields: [String: String]
+
+    /// The value of a field, or an empty string.
+    public subscript(name: String) -> String { fields[name] ?? "" }
+}

@@ -1,0 +1,43 @@
+/// One journal entry as the review sees it: its wall-clock time and its fields.
+///
+/// The review works on plain values so that it can be fed from the live journal, from a folder
+/// exported by `scripts/sandbox down --journal-out`, or from a test.
+public struct JournalRecord: Sendable, Equatable {
+    /// The entry's realtime timestamp, microseconds since the Unix epoch.
+    public var realtimeUSec: UInt64
+    /// Every field of the entry, by name.
+    public var fields: [String: String]
+
+    /// Creates a record from its timestamp and fields.
+    public init(realtimeUSec: UInt64, fields: [String: String]) {
+        self.realtimeUSec = realtimeUSec
+        self.fields = fields
+    }
+
+    /// The entry's MESSAGE_ID, if any.
+    public var messageID: String? { fields["MESSAGE_ID"] }
+
+    /// The unit the entry is about: `UNIT=` for systemd's own entries, else the sender's unit.
+    public var unit: String? { fields["UNIT"] ?? fields["_SYSTEMD_UNIT"] }
+
+    /// The invocation the entry is about: `INVOCATION_ID=` for systemd's entries, else the sender's.
+    public var invocationID: String? { fields["INVOCATION_ID"] ?? fields["_SYSTEMD_INVOCATION_ID"] }
+
+    /// Whether systemd (PID 1) wrote the entry about a unit, rather than the unit itself.
+    public var isFromManager: Bool { fields["_PID"] == "1" || fields["UNIT"] != nil }
+
+    /// The value of `name`, or an empty string.
+    public subscript(name: String) -> String { fields[name] ?? "" }
+}
+
+/// The MESSAGE_IDs systemd itself writes about units, which the review joins with Relaunch's own.
+public enum ManagerMessageID: String, Sendable, CaseIterable {
+    /// "Main process exited, code=killed, status=9/KILL" (EXIT_CODE, EXIT_STATUS).
+    case processExited = "98e322203f7a4ed290d09fe03c09fe15"
+    /// "Scheduled restart job, restart counter is at N" (N_RESTARTS).
+    case restartScheduled = "5eb03494b6584870a536b337290809b3"
+    /// "Started …": for a Type=notify service, the moment READY=1 arrived.
+    case started = "39f53479d3a045ac8e11786248231fbf"
+    /// "… Failed with result 'x'" (UNIT_RESULT).
+    case failed = "d9b373ed55a64feb8242e02dbe79a49c"
+}

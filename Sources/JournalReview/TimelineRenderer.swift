@@ -1,0 +1,111 @@
+/// Draws incidents as text for people and as JSON for scripts.
+public enum TimelineRenderer {
+    /// The timeline as text: one block per incident, then the summary line.
+    public static func text(_ incidents: [Incident], summary: TimelineSummary) -> String {
+        var out = ""
+        for (number, incident) in incidents.enumerated() {
+            out += header(incident, number: number + 1) + "\n"
+            for event in incident.events {
+                out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
+                out += describe(event) + "\n"
+            }
+            if let relaunch = incident.relaunchUSec {
+                out += "  relaunch: \(milliseconds(relaunch)) from exit to ready"
+                out += ", outcome \(incident.launchOutcome ?? "unknown")\n"
+            } else if incident.killDecided {
+                out += "  (no relaunch seen yet)\n"
+            }
+            out += "\n"
+        }
+        out += summaryLine(summary) + "\n"
+        return out
+    }
+
+    /// The one-line summary.
+    public static func summaryLine(_ summary: TimelineSummary) -> String {
+        var line = "summary: \(count(summary.incidents, "incident")), \(count(summary.kills, "kill")), "
+        line += "\(count(summary.restores, "restore"))"
+        let discards = summary.discardsByReason.values.reduce(0, +)
+        line += ", \(count(discards, "discard"))"
+        if discards > 0 {
+            let reasons = summary.discardsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            line += " (" + reasons.joined(separator: ", ") + ")"
+        }
+        if let median = summary.relaunchMedianUSec, let p95 = summary.relaunchP95USec {
+            line += "; relaunch median \(milliseconds(median)), p95 \(milliseconds(p95))"
+        }
+        return line
+    }
+
+    private static func header(_ incident: Incident, number: Int) -> String {
+        var line = "incident \(number)  \(Timestamp.iso8601(incident.changedAtUSec))  \(incident.app)  "
+        line += "\(incident.permission) \(incident.oldState) → \(incident.newState)  (uid \(incident.callerUID))"
+        if !incident.killDecided { line += "  no kill" }
+        return line
+    }
+
+    private static func label(_ kind: TimelineEvent.Kind) -> String {
+        switch kind {
+        case .permissionChanged: "permission changed"
+        case .killSent: "kill sent"
+        case .processExited: "process died"
+        case .restartScheduled: "restart scheduled"
+        case .processStarted: "new process started"
+        case .discarded: "saved state discarded"
+        case .controllerRestored: "restored"
+        case .restorationFinished: "restoration finished"
+        case .launched: "app launched"
+        case .ready: "ready"
+        case .failed: "unit failed"
+        }
+    }
+
+    private static func describe(_ event: TimelineEvent) -> String {
+        switch event.kind {
+        case .permissionChanged:
+            let kill = event["KILL"] == "true" ? "kill" : "no kill"
+            return "\(event["PERMISSION"]): \(event["OLD_STATE"]) → \(event["NEW_STATE"]), uid \(event["CALLER_UID"]), \(kill)"
+        case .killSent:
+            return "SIG\(event["SIGNAL"]) to \(event["UNIT"])"
+        case .processExited:
+            return "code=\(event["EXIT_CODE"]), status=\(event["EXIT_STATUS"])"
+        case .restartScheduled:
+            return "restart counter \(event["N_RESTARTS"])"
+        case .processStarted:
+            return "pid \(event["_PID"])"
+        case .discarded:
+            return "reason \(event["REASON"])"
+        case .controllerRestored:
+            return "\(event["RESTORATION_PATH"]) via \(event["RESTORED_VIA"])"
+        case .restorationFinished:
+            let presented = event["PRESENTED_PATH"].isEmpty ? "nothing presented" : "presented \(event["PRESENTED_PATH"])"
+            return "\(event["RESTORED_COUNT"]) controllers, \(presented)"
+        case .launched:
+            return "\(event["LAUNCH_OUTCOME"]), build \(event["BUILD_NUMBER"])"
+        case .ready:
+            return "READY=1 (\(event["MESSAGE"]))"
+        case .failed:
+            return "result \(event["UNIT_RESULT"])"
+        }
+    }
+
+    private static func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    static func seconds(_ usec: UInt64) -> String {
+        let ms = usec / 1000
+        let whole = ms / 1000
+        let frac = ms % 1000
+        return "\(whole)." + String(repeating: "0", count: 3 - String(frac).count) + "\(frac)s"
+    }
+
+    static func milliseconds(_ usec: UInt64) -> String {
+        let tenths = (usec + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    }
+}
