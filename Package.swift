@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "RelaunchContract"),
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
+        .target(name: "ScenarioKit", dependencies: ["RelaunchContract"]),
         .target(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract"]
@@ -73,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RestorationKit", "JournalReview", "Systemd",
+                "RelaunchContract", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,6 +97,7 @@ let package = Package(
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
+        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
     ]
 )
 

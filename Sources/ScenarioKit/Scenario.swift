@@ -1,0 +1,87 @@
+import RelaunchContract
+
+/// A permission-toggle scenario: a name, a description and its steps with their line numbers.
+///
+/// Syntax, one step per line; `#` starts a comment; arguments are words or "double quoted":
+/// ```
+/// # The first comment lines describe the scenario.
+/// policy ios|android
+/// set PERMISSION STATE            reset [PERMISSION]
+/// tap ELEMENT                     type FIELD "TEXT"
+/// background | foreground         quit [--force]
+/// wait-ready | restart-app | stop-app | start-app | kill-app
+/// expect kill | expect no-kill
+/// expect state KEY.PATH VALUE     (VALUE `null` for null; strings unquoted or "quoted")
+/// expect journal EVENT [FIELD=VALUE ...]     expect no-journal EVENT [FIELD=VALUE ...]
+/// expect unit PROPERTY VALUE      (as `systemctl show -p PROPERTY` prints it)
+/// build NUMBER | build default    corrupt-archive    hook NAME
+/// repeat N STEP...                (the rest of the line, N times)
+/// ```
+public struct Scenario: Sendable, Equatable {
+    /// The scenario's name (its file name without extension).
+    public var name: String
+    /// The leading comment lines.
+    public var summary: String
+    /// The steps, each with its 1-based line number.
+    public var steps: [(line: Int, step: Step)]
+
+    public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
+        lhs.name == rhs.name && lhs.summary == rhs.summary
+            && lhs.steps.map(\.line) == rhs.steps.map(\.line) && lhs.steps.map(\.step) == rhs.steps.map(\.step)
+    }
+
+    /// Parses a scenario's text; `name` is used in errors.
+    public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
+        var summary: [String] = []
+        var steps: [(Int, Step)] = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = index + 1
+            let trimmed = rawLine.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("#") {
+                if steps.isEmpty { summary.append(String(trimmed.dropFirst()).trimmingSpaces()) }
+                continue
+            }
+            let words: [String]
+            do {
+                words = try Tokenizer.words(String(trimmed))
+            } catch {
+                throw ScenarioError(scenario: name, line: line, message: error.message)
+            }
+            guard !words.isEmpty else { continue }
+            do {
+                steps.append((line, try StepParser.step(words)))
+            } catch {
+                throw ScenarioError(scenario: name, line: line, message: error.message)
+            }
+        }
+        guard !steps.isEmpty else {
+            throw ScenarioError(scenario: name, line: 0, message: "the scenario has no steps")
+        }
+        return Scenario(name: name, summary: summary.filter { !$0.isEmpty }.joined(separator: " "), steps: steps)
+    }
+}
+
+/// A scenario file that cannot be parsed: where and why.
+public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The scenario's name.
+    public var scenario: String
+    /// The 1-based line, or 0 for the whole file.
+    public var line: Int
+    /// What is wrong and what is accepted.
+    public var message: String
+
+    public var description: String {
+        line > 0 ? "\(scenario):\(line): \(message)" : "\(scenario): \(message)"
+    }
+}
+
+/// An error inside one line, before its location is known.
+struct LineError: Error {
+    var message: String
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,94 @@
+public import RelaunchContract
+
+/// One step of a permission-toggle scenario.
+///
+/// Scenario files are plain text, one step per line; `Scenario.parse` documents the syntax.
+public enum Step: Sendable, Equatable {
+    /// Run permissiond with this kill policy from now on (restarts the daemon).
+    case policy(KillPolicy)
+    /// Set one of the app's permissions, as `relaunchctl permission set` does.
+    case setPermission(Permission, PermissionState)
+    /// Reset one permission, or all of the app's when nil.
+    case resetPermissions(Permission?)
+    /// Tap an element on the app's screen.
+    case tap(String)
+    /// Type text into a field of the app.
+    case type(field: String, text: String)
+    /// Send the app to the background (it preserves its state).
+    case background
+    /// Bring the app to the foreground.
+    case foreground
+    /// Quit the app; `force` is the user's force quit, which discards saved state.
+    case quit(force: Bool)
+    /// Wait until the running instance has finished launching.
+    case waitReady
+    /// Restart the app's unit (a clean stop, then a start) and wait until it is ready.
+    case restartApp
+    /// Stop the app's unit.
+    case stopApp
+    /// Start the app's unit and wait until it is ready.
+    case startApp
+    /// SIGKILL the app's main process through systemd, as a crash would.
+    case killApp
+    /// The previous permission step killed the app: a new instance runs and the journal has our
+    /// kill entry and systemd's exit entry with signal KILL.
+    case expectKill
+    /// The previous permission step did not kill the app: the same instance still runs.
+    case expectNoKill
+    /// A key path of `relaunchctl app state --json` has this value (`null` for null).
+    case expectState(path: String, value: String)
+    /// The journal, since the scenario started, has (or, negated, lacks) an entry of this event
+    /// with these fields.
+    case expectJournal(JournalEvent, fields: [String: String], present: Bool)
+    /// A property of the app's unit, as `systemctl show` prints it, has this value.
+    case expectUnit(property: String, value: String)
+    /// Run the app as another build from now on (nil: its own build again).
+    case setBuild(String?)
+    /// Damage the saved archive on disk (the app must be stopped, so no copy lives in the fd store).
+    case corruptArchive
+    /// Arm a test-only hook in the running app (`hang`, `crash-next-restore`).
+    case testHook(String)
+    /// Repeat a step N times.
+    indirect case `repeat`(Int, Step)
+}
+
+/// The journal events a scenario can expect: Relaunch's own and systemd's unit entries.
+public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
+    case appLaunched = "app-launched"
+    case lifecycleChanged = "lifecycle-changed"
+    case statePreserved = "state-preserved"
+    case viewControllerRestored = "view-controller-restored"
+    case restorationFinished = "restoration-finished"
+    case savedStateDiscarded = "saved-state-discarded"
+    case permissionChanged = "permission-changed"
+    case appKilled = "app-killed"
+    /// systemd: the unit's process exited.
+    case unitExited = "unit-exited"
+    /// systemd: a restart of the unit was scheduled.
+    case unitRestartScheduled = "unit-restart-scheduled"
+    /// systemd: the unit started (for a notify service: READY=1 arrived).
+    case unitStarted = "unit-started"
+    /// systemd: the unit failed.
+    case unitFailed = "unit-failed"
+
+    /// The MESSAGE_ID of the event.
+    public var messageID: String {
+        switch self {
+        case .appLaunched: MessageID.appLaunched.rawValue
+        case .lifecycleChanged: MessageID.lifecycleChanged.rawValue
+        case .statePreserved: MessageID.statePreserved.rawValue
+        case .viewControllerRestored: MessageID.viewControllerRestored.rawValue
+        case .restorationFinished: MessageID.restorationFinished.rawValue
+        case .savedStateDiscarded: MessageID.savedStateDiscarded.rawValue
+        case .permissionChanged: MessageID.permissionChanged.rawValue
+        case .appKilled: MessageID.appKilled.rawValue
+        case .unitExited: "98e322203f7a4ed290d09fe03c09fe15"
+        case .unitRestartScheduled: "5eb03494b6584870a536b337290809b3"
+        case .unitStarted: "39f53479d3a045ac8e11786248231fbf"
+        case .unitFailed: "d9b373ed55a64feb8242e02dbe79a49c"
+        }
+    }
+
+    /// Whether systemd writes the entry (matched by `UNIT=`) rather than our programs.
+    public var isManagerEvent: Bool { rawValue.hasPrefix("unit-") }
+}

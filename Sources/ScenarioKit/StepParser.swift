@@ -1,0 +1,114 @@
+import RelaunchContract
+
+/// Turns the words of one line into a step, or says what the line should have been.
+enum StepParser {
+    static let verbs = "policy, set, reset, tap, type, background, foreground, quit, wait-ready, restart-app, "
+        + "stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"
+
+    static func step(_ words: [String]) throws(LineError) -> Step {
+        let verb = words[0]
+        let args = Array(words.dropFirst())
+        switch verb {
+        case "policy":
+            try arity(args, 1, "policy ios|android")
+            guard let policy = KillPolicy(rawValue: args[0]) else {
+                throw LineError(message: "unknown kill policy '\(args[0])'; accepted: ios, android")
+            }
+            return .policy(policy)
+        case "set":
+            try arity(args, 2, "set PERMISSION STATE")
+            return .setPermission(try permission(args[0]), try state(args[1]))
+        case "reset":
+            guard args.count <= 1 else { throw usage("reset [PERMISSION]") }
+            return .resetPermissions(try args.first.map { (name) throws(LineError) in try permission(name) })
+        case "tap":
+            try arity(args, 1, "tap ELEMENT")
+            return .tap(args[0])
+        case "type":
+            try arity(args, 2, "type FIELD \"TEXT\"")
+            return .type(field: args[0], text: args[1])
+        case "quit":
+            guard args.isEmpty || args == ["--force"] else { throw usage("quit [--force]") }
+            return .quit(force: !args.isEmpty)
+        case "build":
+            try arity(args, 1, "build NUMBER|default")
+            return .setBuild(args[0] == "default" ? nil : args[0])
+        case "hook":
+            try arity(args, 1, "hook NAME")
+            return .testHook(args[0])
+        case "expect":
+            return try expectation(args)
+        case "repeat":
+            guard args.count >= 2, let count = Int(args[0]), (1...1000).contains(count) else {
+                throw usage("repeat N STEP... (N from 1 to 1000)")
+            }
+            return .repeat(count, try step(Array(args.dropFirst())))
+        default:
+            let bare: [String: Step] = [
+                "background": .background, "foreground": .foreground, "wait-ready": .waitReady,
+                "restart-app": .restartApp, "stop-app": .stopApp, "start-app": .startApp,
+                "kill-app": .killApp, "corrupt-archive": .corruptArchive,
+            ]
+            guard let step = bare[verb] else {
+                throw LineError(message: "unknown step '\(verb)'; accepted: \(verbs)")
+            }
+            guard args.isEmpty else { throw usage("\(verb) takes no arguments") }
+            return step
+        }
+    }
+
+    private static func expectation(_ args: [String]) throws(LineError) -> Step {
+        let forms = "expect kill | no-kill | state PATH VALUE | journal EVENT [F=V...] | no-journal EVENT [F=V...] | unit PROPERTY VALUE"
+        guard let kind = args.first else { throw usage(forms) }
+        let rest = Array(args.dropFirst())
+        switch kind {
+        case "kill", "no-kill":
+            guard rest.isEmpty else { throw usage("expect \(kind) takes no arguments") }
+            return kind == "kill" ? .expectKill : .expectNoKill
+        case "state":
+            try arity(rest, 2, "expect state KEY.PATH VALUE")
+            return .expectState(path: rest[0], value: rest[1])
+        case "unit":
+            try arity(rest, 2, "expect unit PROPERTY VALUE")
+            return .expectUnit(property: rest[0], value: rest[1])
+        case "journal", "no-journal":
+            guard let name = rest.first else { throw usage("expect \(kind) EVENT [FIELD=VALUE ...]") }
+            guard let event = JournalEvent(rawValue: name) else {
+                let accepted = JournalEvent.allCases.map(\.rawValue).joined(separator: ", ")
+                throw LineError(message: "unknown journal event '\(name)'; accepted: \(accepted)")
+            }
+            var fields: [String: String] = [:]
+            for pair in rest.dropFirst() {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw LineError(message: "'\(pair)' is not FIELD=VALUE")
+                }
+                fields[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            return .expectJournal(event, fields: fields, present: kind == "journal")
+        default:
+            throw usage(forms)
+        }
+    }
+
+    private static func permission(_ name: String) throws(LineError) -> Permission {
+        guard let permission = Permission(rawValue: name) else {
+            throw LineError(message: "unknown permission '\(name)'; accepted: \(Permission.acceptedNames)")
+        }
+        return permission
+    }
+
+    private static func state(_ name: String) throws(LineError) -> PermissionState {
+        guard let state = PermissionState(rawValue: name) else {
+            throw LineError(message: "unknown state '\(name)'; accepted: \(PermissionState.acceptedNames)")
+        }
+        return state
+    }
+
+    private static func arity(_ args: [String], _ count: Int, _ form: String) throws(LineError) {
+        guard args.count == count else { throw usage(form) }
+    }
+
+    private static func usage(_ form: String) -> LineError {
+        LineError(message: "expected: \(form)")
+    }
+}

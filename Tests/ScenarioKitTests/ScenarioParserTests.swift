@@ -1,0 +1,68 @@
+import RelaunchContract
+import ScenarioKit
+import Testing
+
+@Suite("Scenario files")
+struct ScenarioParserTests {
+    @Test("The seed scenario parses into its steps with line numbers")
+    func seed() throws {
+        let text = """
+        # The seed: allow the camera from Settings.
+        # The modal must come back.
+        policy ios
+        set camera denied   # before the app asks
+        tap check-in
+        type note "Window seat, \\"quiet\\" please"
+        expect state modal.step denied
+        expect journal app-killed UNIT=checkin-demo.service SIGNAL=KILL
+        expect no-journal saved-state-discarded
+        repeat 3 kill-app
+        quit --force
+        build default
+        """
+        let scenario = try Scenario.parse(text, name: "seed")
+        #expect(scenario.summary == "The seed: allow the camera from Settings. The modal must come back.")
+        #expect(scenario.steps.map(\.line) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+        #expect(scenario.steps.map(\.step) == [
+            .policy(.ios),
+            .setPermission(.camera, .denied),
+            .tap("check-in"),
+            .type(field: "note", text: "Window seat, \"quiet\" please"),
+            .expectState(path: "modal.step", value: "denied"),
+            .expectJournal(.appKilled, fields: ["UNIT": "checkin-demo.service", "SIGNAL": "KILL"], present: true),
+            .expectJournal(.savedStateDiscarded, fields: [:], present: false),
+            .repeat(3, .killApp),
+            .quit(force: true),
+            .setBuild(nil),
+        ])
+    }
+
+    @Test("Bad lines name the line and what is accepted", arguments: [
+        ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
+        ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
+        ("policy windows", "s:1: unknown kill policy 'windows'; accepted: ios, android"),
+        ("fly away", "s:1: unknown step 'fly'; accepted: policy, set, reset, tap, type, background, foreground, quit, wait-ready, restart-app, stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"),
+        ("type note \"open", "s:1: a double quote is not closed"),
+        ("repeat 0 kill-app", "s:1: expected: repeat N STEP... (N from 1 to 1000)"),
+        ("expect journal nothing", "s:1: unknown journal event 'nothing'; accepted: app-launched, lifecycle-changed, state-preserved, view-controller-restored, restoration-finished, saved-state-discarded, permission-changed, app-killed, unit-exited, unit-restart-scheduled, unit-started, unit-failed"),
+        ("expect journal app-killed =x", "s:1: '=x' is not FIELD=VALUE"),
+        ("background now", "s:1: expected: background takes no arguments"),
+        ("# only a comment", "s: the scenario has no steps"),
+    ])
+    func errors(line: String, message: String) {
+        #expect(throws: ScenarioError.self) { try Scenario.parse(line, name: "s") }
+        do {
+            _ = try Scenario.parse(line, name: "s")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("Every journal event maps to a distinct 32-hex MESSAGE_ID")
+    func events() {
+        let ids = JournalEvent.allCases.map(\.messageID)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.count == 32 })
+        #expect(JournalEvent.allCases.filter(\.isManagerEvent).count == 4)
+    }
+}
