@@ -1,0 +1,50 @@
+import GRDB
+
+extension PermissionDatabase {
+    /// The schema's migrations, in order. Never edit a shipped migration: add a new one.
+    ///
+    /// - `permission_state`: the current state of each (app, permission) ever set; a missing row
+    ///   means `not-determined`.
+    /// - `permission_history`: every change, oldest first by `id`, with whether it killed the app.
+    /// - `app_kill`: every kill of an app's unit, for `LastKill(app)`.
+    ///
+    /// Times are microseconds since the Unix epoch; uids are the callers' D-Bus unix user ids.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: state, history, kills") { db in
+            let states = "('allowed', 'denied', 'not-determined')"
+            try db.create(table: "permission_state") { t in
+                t.column("app", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("state", .text).notNull().check(sql: "state IN \(states)")
+                t.column("changed_at", .integer).notNull()
+                t.column("changed_by", .integer).notNull()
+                t.primaryKey(["app", "permission"])
+            }
+            try db.create(table: "permission_history") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("app", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("old_state", .text).notNull().check(sql: "old_state IN \(states)")
+                t.column("new_state", .text).notNull().check(sql: "new_state IN \(states)")
+                t.column("at", .integer).notNull()
+                t.column("caller_uid", .integer).notNull()
+                t.column("killed", .boolean).notNull().defaults(to: false)
+                t.column("invocation_id", .text)
+            }
+            try db.create(index: "permission_history_by_app", on: "permission_history", columns: ["app", "id"])
+            try db.create(table: "app_kill") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("app", .text).notNull()
+                t.column("unit", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("old_state", .text).notNull()
+                t.column("new_state", .text).notNull()
+                t.column("invocation_id", .text).notNull()
+                t.column("at", .integer).notNull()
+            }
+            try db.create(index: "app_kill_by_app", on: "app_kill", columns: ["app", "id"])
+        }
+        return migrator
+    }()
+}

@@ -1,0 +1,112 @@
+import GRDB
+public import RelaunchContract
+
+/// The durable store of every app's permission states, their history and the kills they caused.
+///
+/// One SQLite file in WAL mode with `synchronous = FULL`: once a write method returns, the change
+/// survives SIGKILL and a power cut. Every method is one transaction, so it is safe to call from
+/// any thread or task; methods block while SQLite works (a write waits for fsync).
+///
+/// Times are microseconds since the Unix epoch (CLOCK_REALTIME); callers pass them in so tests and
+/// the daemon agree on one clock.
+public final class PermissionDatabase: Sendable {
+    /// The database file.
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens the store at `path`, creating the file if missing and migrating its schema.
+    ///
+    /// - Throws: `PermissionDatabaseError` with code `.corrupt` when the file is not a SQLite
+    ///   database or fails its integrity check, `.cannotOpen` when it cannot be opened or created,
+    ///   `.migrationFailed` when its schema cannot be brought up to date.
+    public init(path: String) throws(PermissionDatabaseError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "permissiond"
+        configuration.busyMode = .timeout(10)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            // FULL syncs the WAL on every commit, so an acknowledged Set survives a power cut.
+            // GRDB sets NORMAL on the writer when it turns WAL on (after prepareDatabase), so this
+            // goes to the writer connection, which the pool keeps for its whole life.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check == "ok" else {
+                throw PermissionDatabaseError(
+                    code: .corrupt, path: path, operation: "open",
+                    detail: "integrity check: \(check ?? "no answer")")
+            }
+        } catch {
+            throw PermissionDatabaseError.classify(error, path: path, operation: "open")
+        }
+        do {
+            try Self.migrator.migrate(pool)
+        } catch {
+            var error = PermissionDatabaseError.classify(error, path: path, operation: "migrate")
+            if error.code == .operationFailed { error.code = .migrationFailed }
+            throw error
+        }
+    }
+
+    /// Closes the file. Any later call fails with `.operationFailed`.
+    public func close() throws(PermissionDatabaseError) {
+        try perform("close") { try pool.close() }
+    }
+
+    /// The state of `permission` for `app`; `not-determined` when it was never set.
+    public func get(app: String, permission: Permission) throws(PermissionDatabaseError) -> PermissionState {
+        try perform("get \(permission) for \(app)") {
+            try pool.read { db in try Self.state(db, app: app, permission: permission) }
+        }
+    }
+
+    /// Every permission's state for `app`, `not-determined` for those never set.
+    public func list(app: String) throws(PermissionDatabaseError) -> [Permission: PermissionState] {
+        try perform("list \(app)") {
+            try pool.read { db in
+                var states = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, PermissionState.notDetermined) })
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT permission, state FROM permission_state WHERE app = ?", arguments: [app])
+                for row in rows {
+                    if let permission = Permission(rawValue: row["permission"]),
+                        let state = PermissionState(rawValue: row["state"])
+                    {
+                        states[permission] = state
+                    }
+                }
+                return states
+            }
+        }
+    }
+
+    /// The ids of every app with a stored state, a history entry or a kill, sorted.
+    public func apps() throws(PermissionDatabaseError) -> [String] {
+        try perform("list apps") {
+            try pool.read { db in
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT app FROM permission_state UNION SELECT app FROM permission_history
+                        UNION SELECT app FROM app_kill ORDER BY app
+                        """)
+            }
+        }
+    }
+
+    /// Runs `body`, turning any error into a `PermissionDatabaseError` naming `operation`.
+    func perform<T>(_ operation: @autoclosure () -> String, _ body: () throws -> T) throws(PermissionDatabaseError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw PermissionDatabaseError.classify(error, path: path, operation: operation())
+        }
+    }
+
+    /// The stored state, or `not-determined` when there is no row (or an unknown value).
+    static func state(_ db: Database, app: String, permission: Permission) throws -> PermissionState {
+        let raw = try String.fetchOne(
+            db, sql: "SELECT state FROM permission_state WHERE app = ? AND permission = ?",
+            arguments: [app, permission.rawValue])
+        return raw.flatMap(PermissionState.init(rawValue:)) ?? .notDetermined
+    }
+}

@@ -1,1 +1,0 @@
-// PermissionStore: placeholder until its first real file lands.

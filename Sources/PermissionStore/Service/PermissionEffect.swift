@@ -1,0 +1,94 @@
+public import RelaunchContract
+
+/// Something the permission service did or the daemon must do after a request, in order.
+public enum PermissionEffect: Sendable, Hashable {
+    /// The app's unit was killed through ``UnitController`` and the kill recorded in the store.
+    /// Already done: the daemon has nothing to perform (it may log it at debug level).
+    case killed(KillRecord)
+    /// Write this entry to the journal.
+    case log(JournalEntry)
+    /// Emit `Changed(s app, s permission, s old_state, s new_state, b killed)`.
+    case emitChanged(ChangedSignal)
+}
+
+/// The arguments of the `Changed` signal.
+public struct ChangedSignal: Sendable, Hashable {
+    /// The app id.
+    public var app: String
+    /// The permission that changed.
+    public var permission: Permission
+    /// Its state before.
+    public var old: PermissionState
+    /// Its state now.
+    public var new: PermissionState
+    /// Whether this change killed the app's running unit.
+    public var killed: Bool
+
+    /// Creates the signal's arguments.
+    public init(app: String, permission: Permission, old: PermissionState, new: PermissionState, killed: Bool) {
+        self.app = app
+        self.permission = permission
+        self.old = old
+        self.new = new
+        self.killed = killed
+    }
+}
+
+/// One structured journal entry: its MESSAGE_ID, human MESSAGE and the contract's fields.
+public struct JournalEntry: Sendable, Hashable {
+    /// The event's id (`MESSAGE_ID=`).
+    public var messageID: MessageID
+    /// The human-readable line (`MESSAGE=`).
+    public var message: String
+    /// The event's own fields, upper-case journal names → values; without MESSAGE and MESSAGE_ID.
+    public var fields: [String: String]
+
+    /// Creates an entry.
+    public init(messageID: MessageID, message: String, fields: [String: String]) {
+        self.messageID = messageID
+        self.message = message
+        self.fields = fields
+    }
+
+    /// Every field to send, including `MESSAGE_ID` and `MESSAGE`.
+    public var allFields: [String: String] {
+        fields.merging(["MESSAGE_ID": messageID.rawValue, "MESSAGE": message]) { _, new in new }
+    }
+
+    /// "permission changed": APP_ID, PERMISSION, OLD_STATE, NEW_STATE, CALLER_UID, and KILL,
+    /// which is `true` when this change killed the app's running unit and `false` otherwise.
+    static func permissionChanged(_ change: PermissionChange, killed: Bool) -> Self {
+        let consequence = killed ? "; the app was killed to apply it" : ""
+        return Self(
+            messageID: .permissionChanged,
+            message: "\(change.app): \(change.permission) changed from \(change.old) to \(change.new) "
+                + "by uid \(change.callerUID)\(consequence)",
+            fields: [
+                "APP_ID": change.app,
+                "PERMISSION": change.permission.rawValue,
+                "OLD_STATE": change.old.rawValue,
+                "NEW_STATE": change.new.rawValue,
+                "CALLER_UID": String(change.callerUID),
+                "KILL": killed ? "true" : "false",
+            ])
+    }
+
+    /// "app killed for a permission change": APP_ID, UNIT, PERMISSION, SIGNAL (`KILL`, as systemd
+    /// prints `status=9/KILL`), plus OLD_STATE, NEW_STATE and KILLED_INVOCATION_ID (the
+    /// InvocationID of the instance that was killed).
+    static func appKilled(_ kill: KillRecord) -> Self {
+        Self(
+            messageID: .appKilled,
+            message: "\(kill.app): killed \(kill.unit) with SIGKILL because \(kill.permission) changed "
+                + "from \(kill.old) to \(kill.new)",
+            fields: [
+                "APP_ID": kill.app,
+                "UNIT": kill.unit,
+                "PERMISSION": kill.permission.rawValue,
+                "SIGNAL": "KILL",
+                "OLD_STATE": kill.old.rawValue,
+                "NEW_STATE": kill.new.rawValue,
+                "KILLED_INVOCATION_ID": kill.invocationID,
+            ])
+    }
+}

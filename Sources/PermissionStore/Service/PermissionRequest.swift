@@ -1,0 +1,51 @@
+public import RelaunchContract
+
+/// One call of the `org.relaunch.Permissions1` interface, with its arguments as received.
+///
+/// Arguments are raw strings: the service validates them and answers `InvalidArgs` when wrong.
+public enum PermissionRequest: Sendable, Hashable {
+    /// `Get(s app, s permission) -> s state`.
+    case get(app: String, permission: String)
+    /// `List(s app) -> a{ss}`: every permission's state.
+    case list(app: String)
+    /// `ListApps() -> as`: configured and stored app ids.
+    case listApps
+    /// `Set(s app, s permission, s state)`; root only.
+    case set(app: String, permission: String, state: String)
+    /// `Reset(s app, s permission)`; an empty permission resets every permission. Root only.
+    case reset(app: String, permission: String)
+    /// `LastKill(s app) -> (sssst)`.
+    case lastKill(app: String)
+}
+
+/// A successful answer to a ``PermissionRequest``, to be marshalled as the D-Bus reply.
+public enum PermissionReply: Sendable, Hashable {
+    /// `Get`: the state, as `s` (`PermissionState.rawValue`).
+    case state(PermissionState)
+    /// `List`: every permission → state, as `a{ss}` of raw values.
+    case states([Permission: PermissionState])
+    /// `ListApps`: the app ids, sorted, as `as`.
+    case apps([String])
+    /// `Set` and `Reset`: an empty reply.
+    case done
+    /// `LastKill`: the last kill, or `nil` — marshal `nil` as `("", "", "", "", 0)`, else
+    /// `(invocationID, permission, old, new, at)`.
+    case lastKill(KillRecord?)
+}
+
+/// The full result of handling one request: the reply (or error) and what the daemon must do.
+public struct PermissionOutcome: Sendable, Hashable {
+    /// The D-Bus reply: a value, or an error with its D-Bus name and message.
+    public var reply: Result<PermissionReply, PermissionServiceError>
+    /// What happened and what to do, in order: log these entries, emit these signals.
+    ///
+    /// Present even when `reply` is a failure: a committed change whose kill failed is still
+    /// logged and signalled.
+    public var effects: [PermissionEffect]
+
+    /// Creates an outcome.
+    public init(reply: Result<PermissionReply, PermissionServiceError>, effects: [PermissionEffect] = []) {
+        self.reply = reply
+        self.effects = effects
+    }
+}

@@ -1,0 +1,97 @@
+import RelaunchContract
+import Testing
+@testable import PermissionStore
+
+@Suite("PermissionService: validation, authorization and queries")
+struct PermissionServiceValidationTests {
+    let app = ServiceHarness.app
+
+    struct Invalid: Sendable, CustomTestStringConvertible {
+        let request: PermissionRequest
+        let says: [String]
+        var testDescription: String { "\(request)" }
+    }
+
+    static let appForm = "[a-z0-9][a-z0-9._-]{0,63}"
+    static let permissions = "accepted: camera, microphone, photos, contacts, calendars, location"
+    static let states = "accepted: allowed, denied, not-determined"
+
+    static let invalid: [Invalid] = [
+        Invalid(request: .get(app: "Checkin", permission: "camera"), says: ["invalid app id 'Checkin'", appForm]),
+        Invalid(request: .get(app: "", permission: "camera"), says: ["invalid app id ''", appForm]),
+        Invalid(request: .list(app: "-demo"), says: ["invalid app id '-demo'", appForm]),
+        Invalid(request: .list(app: String(repeating: "a", count: 65)), says: ["1 to 64 characters"]),
+        Invalid(request: .lastKill(app: "a/b"), says: ["invalid app id 'a/b'"]),
+        Invalid(request: .set(app: "a b", permission: "camera", state: "allowed"), says: ["invalid app id 'a b'"]),
+        Invalid(request: .reset(app: "A", permission: ""), says: ["invalid app id 'A'"]),
+        Invalid(request: .get(app: "checkin-demo", permission: "mic"), says: ["unknown permission 'mic'", permissions]),
+        Invalid(request: .get(app: "checkin-demo", permission: "Camera"), says: ["unknown permission 'Camera'", permissions]),
+        Invalid(request: .set(app: "checkin-demo", permission: "gps", state: "allowed"), says: ["unknown permission 'gps'", permissions]),
+        Invalid(request: .reset(app: "checkin-demo", permission: "gps"), says: [permissions + ", or empty for every permission"]),
+        Invalid(request: .set(app: "checkin-demo", permission: "camera", state: "yes"), says: ["unknown state 'yes'", states]),
+        Invalid(request: .set(app: "checkin-demo", permission: "camera", state: "notDetermined"), says: ["'notDetermined'", states]),
+    ]
+
+    @Test("bad app ids, permissions and states get InvalidArgs saying what is accepted", arguments: invalid)
+    func invalidArguments(_ invalid: Invalid) async throws {
+        let harness = try ServiceHarness()
+        let outcome = await harness.handle(invalid.request)
+        let error = try #require(outcome.error)
+        guard case .invalidArgs = error else { Issue.record("expected InvalidArgs, got \(error)"); return }
+        #expect(error.dbusName == "org.freedesktop.DBus.Error.InvalidArgs")
+        for phrase in invalid.says { #expect(error.message.contains(phrase), "\(error.message)") }
+        #expect(outcome.effects.isEmpty)
+        #expect(try harness.database.apps().isEmpty)
+    }
+
+    @Test("a non-root Set or Reset is refused with AccessDenied and stores nothing", arguments: [
+        PermissionRequest.set(app: "checkin-demo", permission: "camera", state: "allowed"),
+        .reset(app: "checkin-demo", permission: ""),
+        .reset(app: "checkin-demo", permission: "camera"),
+        .set(app: "Bad", permission: "nope", state: "nope"),
+    ])
+    func nonRootRefused(_ request: PermissionRequest) async throws {
+        let harness = try ServiceHarness()
+        try harness.preset(.camera, .denied)
+        let outcome = await harness.handle(request, as: 1000)
+        let error = try #require(outcome.error)
+        #expect(error == .accessDenied(error.message))
+        #expect(error.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
+        #expect(error.message.contains("only root (uid 0)") && error.message.contains("uid 1000"))
+        #expect(error.message.contains("run the command as root"))
+        #expect(outcome.effects.isEmpty && harness.units.kills.isEmpty)
+        #expect(try harness.database.get(app: app, permission: .camera) == .denied)
+        #expect(try harness.database.history(app: app).count == 1, "only the preset")
+    }
+
+    @Test("anyone may Get, List, ListApps and LastKill; unknown well-formed apps are not-determined")
+    func queries() async throws {
+        let harness = try ServiceHarness()
+        try harness.preset(.photos, .allowed, app: "maps")
+        #expect(await harness.handle(.get(app: "maps", permission: "photos"), as: 1000).reply == .success(.state(.allowed)))
+        #expect(await harness.handle(.get(app: "never-seen", permission: "camera"), as: 1000).reply == .success(.state(.notDetermined)))
+        let list = await harness.handle(.list(app: "maps"), as: 1000).reply
+        var expected = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, PermissionState.notDetermined) })
+        expected[.photos] = .allowed
+        #expect(list == .success(.states(expected)))
+        #expect(await harness.handle(.listApps, as: 1000).reply == .success(.apps(["checkin-demo", "maps"])))
+        #expect(await harness.handle(.lastKill(app: app), as: 1000).reply == .success(.lastKill(nil)))
+
+        await #expect(harness.handle(.set(app: app, permission: "camera", state: "allowed")).reply == .success(.done))
+        let kill = KillRecord(
+            app: app, unit: ServiceHarness.unit, permission: .camera, old: .notDetermined, new: .allowed,
+            invocationID: FakeUnitController.invocationID(1), at: 1_002)
+        #expect(await harness.handle(.lastKill(app: app), as: 1000).reply == .success(.lastKill(kill)))
+    }
+
+    @Test("a store failure answers Failed naming the database file")
+    func storeFailure() async throws {
+        let harness = try ServiceHarness()
+        try harness.database.close()
+        let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        let error = try #require(outcome.error)
+        #expect(error.dbusName == "org.relaunch.Permissions1.Error.Failed")
+        #expect(error.message.contains(harness.database.path))
+        #expect(outcome.effects.isEmpty && harness.units.kills.isEmpty)
+    }
+}

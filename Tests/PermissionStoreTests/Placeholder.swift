@@ -1,1 +1,0 @@
-// PermissionStoreTests: placeholder.
