@@ -1,3 +1,4 @@
+import FoundationEssentials
 import RelaunchContract
 import ScenarioKit
 import Testing
@@ -64,5 +65,34 @@ struct ScenarioParserTests {
         #expect(Set(ids).count == ids.count)
         #expect(ids.allSatisfy { $0.count == 32 })
         #expect(JournalEvent.allCases.filter(\.isManagerEvent).count == 4)
+    }
+}
+
+@Suite("State key paths")
+struct JSONValueTests {
+    let state: JSONValue
+    init() throws {
+        let json = """
+        {"launch": {"outcome": "restored", "reason": null}, "modal": {"partySize": 2, "note": "a.b"},
+         "restoredVia": {"TabViewController/CheckInViewController": "restorationClass"},
+         "paths": ["TabViewController", "X"], "lifecycle": "active", "ok": true}
+        """
+        state = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+    }
+
+    @Test("Key paths read nested values as scenario text", arguments: [
+        ("launch.outcome", "restored"), ("launch.reason", "null"), ("modal.partySize", "2"),
+        ("modal.note", "a.b"), ("restoredVia.\"TabViewController/CheckInViewController\"", "restorationClass"),
+        ("paths.1", "X"), ("ok", "true"),
+    ])
+    func paths(path: String, expected: String) {
+        #expect(state.value(at: path)?.scalarText == expected)
+    }
+
+    @Test("Absent paths are nil")
+    func absent() {
+        #expect(state.value(at: "modal.missing") == nil)
+        #expect(state.value(at: "paths.9") == nil)
+        #expect(state.value(at: "lifecycle.deeper") == nil)
     }
 }
