@@ -1,0 +1,37 @@
+# The D-Bus policies of systemd/dbus/: who may own the names and who may call what.
+
+as_nobody() {
+    in_sandbox setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+check_policy_anyone_may_read() {
+    expect_exit 0 as_nobody busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 \
+        org.relaunch.Permissions1 Get ss checkin-demo camera
+    expect_exit 0 as_nobody busctl introspect org.relaunch.Permissions1 /org/relaunch/Permissions1
+    wait_until 20 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
+    expect_exit 0 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 \
+        org.relaunch.CheckInDemo1 Screen
+}
+
+check_policy_only_root_may_change() {
+    expect_exit 1 as_nobody busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 \
+        org.relaunch.Permissions1 Set sss checkin-demo camera allowed
+    assert_contains "$EXPECT_OUTPUT" "Access denied" "Set by uid 65534"
+    expect_exit 1 as_nobody busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 \
+        org.relaunch.Permissions1 Reset ss checkin-demo camera
+    assert_contains "$EXPECT_OUTPUT" "Access denied" "Reset by uid 65534"
+    expect_exit 1 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 \
+        org.relaunch.CheckInDemo1 Tap s check-in
+    assert_contains "$EXPECT_OUTPUT" "Access denied" "Tap by uid 65534"
+}
+
+check_policy_only_owners_may_own() {
+    local request='org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus RequestName su'
+    # shellcheck disable=SC2086  # $request is several words on purpose
+    expect_exit 1 as_nobody busctl call $request org.relaunch.Permissions1 4
+    # shellcheck disable=SC2086
+    expect_exit 1 as_nobody busctl call $request org.relaunch.CheckInDemo1 4
+    # shellcheck disable=SC2086
+    expect_exit 1 in_sandbox setpriv --reuid=relaunch-checkin --regid=relaunch-checkin --clear-groups \
+        busctl call $request org.relaunch.Permissions1 4
+}

@@ -1,0 +1,37 @@
+# After `scripts/sandbox down`: the host is as it was before `up` (CONTRACT.md: never touches the
+# host's /tmp, /run, /var/lib, /var/log/journal; down leaves no process and no mount behind).
+# The runner itself checks the /tmp marker.
+
+post_host_mounts_unchanged() { assert_same_file mounts; }
+post_host_run_unchanged() { assert_same_file run; assert_same_file run-systemd; }
+post_host_journal_dir_unchanged() { assert_same_file var-log-journal; }
+post_host_var_lib_unchanged() { assert_same_file var-lib; }
+post_host_dev_unchanged() { assert_same_file dev; }
+post_host_cgroups_unchanged() { assert_same_file cgroups; }
+post_host_etc_unchanged() { assert_same_file etc; assert_same_file etc-lists; assert_same_file hostname; }
+post_host_sysctl_unchanged() { assert_same_file sysctl; }
+
+post_no_process_left() {
+    [[ -n "$SANDBOX_PIDNS" ]] || { note "the sandbox never came up: nothing to look for"; return 0; }
+    local link
+    for link in /proc/[0-9]*/ns/pid; do
+        [[ "$(readlink "$link" 2>/dev/null)" != "$SANDBOX_PIDNS" ]] ||
+            fail "process ${link#/proc/} still lives in the sandbox's PID namespace"
+    done
+    # No new process that looks like a sandbox's (these names, started during the run).
+    local new
+    new=$(comm -13 <(cut -d' ' -f1,2 "$HOST_BEFORE/processes") <(cut -d' ' -f1,2 "$HOST_AFTER/processes"))
+    [[ -z "$new" ]] || fail "processes appeared during the run and are still there: $new"
+}
+
+post_status_says_not_running() {
+    expect_exit 3 "$SANDBOX" status
+}
+
+post_journal_exported() {
+    [[ -n "$SANDBOX_PIDNS" ]] || { note "the sandbox never came up: no journal"; return 0; }
+    local out
+    out=$(journalctl --directory "$JOURNAL_OUT" --no-pager -o cat 2>&1)
+    assert_contains "$out" "Started checkin-demo.service" "journal exported by down"
+    assert_contains "$out" "Started permissiond.service" "journal exported by down"
+}

@@ -1,0 +1,115 @@
+# The sandbox itself: scripts/sandbox's contract, journald and the system bus inside, the units'
+# supervision. Works with the C stand-ins and with the real programs.
+
+check_units_active() {
+    assert_eq active "$(in_sandbox systemctl is-active permissiond.service)" permissiond
+    assert_eq active "$(in_sandbox systemctl is-active checkin-demo.service)" checkin-demo
+}
+
+check_up_is_idempotent() {
+    local before after
+    before=$(cut -d' ' -f1 "$REPO/.build-sandbox/pid" 2>/dev/null || "$SANDBOX" status | sed -n 's/.*pid \([0-9]*\).*/\1/p')
+    expect_exit 0 "$SANDBOX" up ${BIN_DIR:+--bin-dir "$BIN_DIR"}
+    assert_contains "$EXPECT_OUTPUT" "already running" "second up"
+    after=$("$SANDBOX" status | sed -n 's/^sandbox: running, pid \([0-9]*\).*/\1/p')
+    assert_eq "$before" "$after" "sandbox pid after a second up"
+}
+
+check_status_lists_units() {
+    expect_exit 0 "$SANDBOX" status
+    assert_contains "$EXPECT_OUTPUT" "checkin-demo.service"
+    assert_contains "$EXPECT_OUTPUT" "permissiond.service"
+}
+
+check_exec_exit_status_and_stdio() {
+    expect_exit 7 in_sandbox sh -c 'exit 7'
+    expect_exit 0 in_sandbox true
+    assert_eq "through" "$(echo through | in_sandbox cat)" "stdin passed to exec"
+    expect_exit 3 in_sandbox sh -c 'echo to-stderr >&2; exit 3'
+    assert_contains "$EXPECT_OUTPUT" "to-stderr" "stderr of exec"
+}
+
+check_exec_path_has_the_binaries_first() {
+    local name
+    for name in checkin-demo permissiond relaunchctl; do
+        assert_eq "/usr/local/bin/$name" "$(in_sandbox sh -c "command -v $name")" "$name on PATH"
+    done
+    # The units keep the real-host path; inside it is the bin dir the sandbox was started with.
+    assert_eq "$(sha256sum <"$BIN_DIR/checkin-demo")" "$(in_sandbox sh -c 'sha256sum </usr/local/bin/checkin-demo')" \
+        "checkin-demo inside is the one from BIN_DIR"
+}
+
+check_private_tmp_run_and_machine_id() {
+    local token=relaunch-private-$$
+    in_sandbox sh -c "echo $token >/tmp/$token && echo $token >/run/$token"
+    [[ ! -e "/tmp/$token" && ! -e "/run/$token" ]] || fail "a file written in the sandbox's /tmp or /run appeared on the host"
+    in_sandbox test -e "/tmp/$token" || fail "the sandbox's /tmp lost a file"
+    [[ "$(in_sandbox cat /etc/machine-id)" != "$(cat /etc/machine-id 2>/dev/null)" ]] ||
+        fail "the sandbox shares the host's machine-id"
+}
+
+check_journal_round_trip() {
+    local token=relaunch-journal-$$
+    echo "$token" | in_sandbox systemd-cat -t relaunch-check
+    wait_until 10 sh -c "'$SANDBOX' exec -- journalctl -t relaunch-check -o cat --no-pager | grep -qx '$token'"
+    # systemd's own entries about our units land in the journal too (the default log target).
+    assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "Started checkin-demo.service"
+}
+
+check_system_bus_names() {
+    local names
+    names=$(in_sandbox busctl list --no-pager --acquired)
+    assert_contains "$names" "org.freedesktop.systemd1"
+    assert_contains "$names" "org.relaunch.Permissions1"
+    # The app takes its name only once it has restored and said READY=1.
+    wait_until 20 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
+}
+
+check_catalog_has_every_contract_id() {
+    local catalog id
+    catalog=$(in_sandbox journalctl --list-catalog --no-pager)
+    for id in 0c3ece682843457296ab0da296a09171 7cff30b26abb44549eb0f7570b7c2ef9 21ad727465684cd29e7b9bc1c3d456a7 \
+        48683d587f3b40cbb9f326d7ea1ba7ea 0c0151517edf47b1a988576b4b5e81e0 f90884042ed34e8e85a00a87182d6b03 \
+        9b3f5994e16840eb93c15d94fb1674bd cec8a90c402d4067a74cf3669006da0e; do
+        assert_contains "$catalog" "$id" "journalctl --list-catalog"
+    done
+}
+
+check_units_verify_clean() {
+    local out
+    out=$(in_sandbox systemd-analyze verify "$REPO/systemd/checkin-demo.service" "$REPO/systemd/permissiond.service" 2>&1) ||
+        fail "systemd-analyze verify failed: $out"
+    assert_eq "" "$out" "systemd-analyze verify output"
+}
+
+check_security_exposure() {
+    local unit score limit
+    for unit in checkin-demo:0.5 permissiond:1.0; do
+        limit=${unit#*:}
+        unit=${unit%%:*}.service
+        score=$(in_sandbox systemd-analyze security --no-pager "$unit" | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p')
+        [[ -n "$score" ]] || fail "systemd-analyze security printed no score for $unit"
+        note "systemd-analyze security $unit: $score (limit $limit)"
+        awk -v s="$score" -v l="$limit" 'BEGIN { exit !(s <= l) }' || fail "$unit exposure $score is above $limit"
+    done
+}
+
+check_kill_relaunches_the_app() {
+    local restarts pid
+    wait_until 20 unit_is_active checkin-demo.service
+    restarts=$(unit_prop checkin-demo.service NRestarts)
+    pid=$(unit_prop checkin-demo.service MainPID)
+    in_sandbox systemctl kill --signal=KILL checkin-demo.service
+    wait_until 20 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts checkin-demo.service)\" = $((restarts + 1)) ]"
+    wait_until 20 unit_is_active checkin-demo.service
+    [[ "$(unit_prop checkin-demo.service MainPID)" != "$pid" ]] || fail "MainPID did not change after SIGKILL"
+    assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "status=9/KILL"
+}
+
+check_app_runs_as_its_user() {
+    assert_eq relaunch-checkin "$(unit_prop checkin-demo.service User)"
+    local pid uid
+    pid=$(unit_prop checkin-demo.service MainPID)
+    uid=$(in_sandbox awk '/^Uid:/ { print $2 }' "/proc/$pid/status")
+    assert_eq "$(in_sandbox id -u relaunch-checkin)" "$uid" "uid of checkin-demo's main process"
+}

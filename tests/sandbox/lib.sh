@@ -1,0 +1,130 @@
+# Helpers for sandbox checks (sourced by tests/sandbox/run into the bash that runs each check, with
+# `set -euo pipefail` already on). A check is a function in tests/sandbox/checks/*.sh:
+#   check_NAME   runs while the sandbox is up; passes when it returns 0, fails on the first failing
+#                command or helper (errexit is on). Its output is shown only when it fails.
+#   post_NAME    runs after `scripts/sandbox down`, to check what the sandbox left behind.
+# Each check runs in a fresh bash (so a check cannot break the next one) under a timeout.
+#
+# Variables every check sees:
+#   REPO            the repository root
+#   SANDBOX         "$REPO/scripts/sandbox"
+#   BIN_DIR         the directory of checkin-demo, permissiond and relaunchctl the sandbox runs
+#   CHECK_TMP       a fresh scratch directory for this check (on the host, not under /tmp)
+#   HOST_BEFORE     host snapshot taken before `up` (see host_snapshot); HOST_AFTER: after `down`
+#   JOURNAL_OUT     where `down --journal-out` exported the sandbox's journal (post_* checks)
+#   SANDBOX_PIDNS   the sandbox's PID namespace ("pid:[…]"), recorded after `up`
+
+# in_sandbox CMD [ARG...]: runs CMD inside the sandbox; its exit status is CMD's.
+in_sandbox() {
+    "$SANDBOX" exec -- "$@"
+}
+
+# fail MESSAGE: ends the check as failed.
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# note MESSAGE: a line the runner prints even when the check passes (scores, timings).
+note() {
+    echo "note: $*"
+}
+
+# assert_eq EXPECTED ACTUAL [WHAT]
+assert_eq() {
+    [[ "$1" == "$2" ]] || fail "${3:-value}: expected '$1', got '$2'"
+}
+
+# assert_contains TEXT NEEDLE [WHAT]
+assert_contains() {
+    [[ "$1" == *"$2"* ]] || fail "${3:-output} does not contain '$2'; it was: $1"
+}
+
+# assert_not_contains TEXT NEEDLE [WHAT]
+assert_not_contains() {
+    [[ "$1" != *"$2"* ]] || fail "${3:-output} contains '$2'; it was: $1"
+}
+
+# expect_exit CODE CMD [ARG...]: runs CMD and fails unless it exits with CODE. CMD's output is kept
+# in $EXPECT_OUTPUT (stdout and stderr together) for further asserts.
+expect_exit() {
+    local want=$1 got=0
+    shift
+    EXPECT_OUTPUT=$("$@" 2>&1) || got=$?
+    [[ $got -eq $want ]] || fail "'$*' exited $got, expected $want; output: $EXPECT_OUTPUT"
+}
+
+# wait_until SECONDS CMD [ARG...]: polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+wait_until() {
+    local deadline=$((SECONDS + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [[ $SECONDS -lt $deadline ]] || fail "timed out waiting for: $*"
+        sleep 0.1
+    done
+}
+
+# unit_prop UNIT PROPERTY: the value of a unit property inside the sandbox (systemctl show -P).
+unit_prop() {
+    in_sandbox systemctl show -P "$2" "$1"
+}
+
+# unit_is_active UNIT: true when the unit is active inside the sandbox.
+unit_is_active() {
+    [[ "$(in_sandbox systemctl is-active "$1" 2>/dev/null)" == active ]]
+}
+
+# unit_service_props FILE: prints the [Service] settings of a unit file that sandbox a process
+# (not Type=, ExecStart= and the like), one per line, for `systemd-run -p` stand-ins.
+unit_service_props() {
+    sed -n '/^\[Service\]/,/^\[/p' "$1" | grep -E '^[A-Z][A-Za-z]+=' |
+        grep -vE '^(Type|BusName|NotifyAccess|Exec[A-Za-z]*|Restart|RestartSec|WatchdogSec|Timeout[A-Za-z]*|FileDescriptorStoreMax|StateDirectory[A-Za-z]*|ConfigurationDirectory[A-Za-z]*|Environment)='
+}
+
+# run_like UNITFILE CMD [ARG...]: runs CMD inside the sandbox as a transient service with the
+# sandboxing of UNITFILE (its user, capabilities, namespaces, filters); stdout/stderr are piped back.
+run_like() {
+    local file=$1 line props=()
+    shift
+    while IFS= read -r line; do
+        props+=(-p "$line")
+    done < <(unit_service_props "$file")
+    in_sandbox systemd-run --pipe --wait --quiet -p DefaultDependencies=no "${props[@]}" "$@"
+}
+
+# host_snapshot DIR: records what the sandbox must not change on the host.
+host_snapshot() {
+    local dir=$1
+    mkdir -p "$dir"
+    findmnt -rn >"$dir/mounts"
+    ls -A /run >"$dir/run"
+    ls -A /run/systemd >"$dir/run-systemd" 2>/dev/null || true
+    find /var/log/journal -maxdepth 2 -printf '%p %s %T@\n' 2>/dev/null | sort >"$dir/var-log-journal" || true
+    ls -A /var/lib >"$dir/var-lib"
+    ls -A /dev >"$dir/dev"
+    find /sys/fs/cgroup -maxdepth 2 -type d | sort >"$dir/cgroups"
+    sha256sum /etc/passwd /etc/group /etc/machine-id 2>/dev/null >"$dir/etc" || true
+    ls -A /etc/dbus-1/system.d /usr/share/dbus-1/system.d /usr/lib/systemd/catalog >"$dir/etc-lists" 2>&1 || true
+    hostname >"$dir/hostname"
+    local key
+    for key in net/unix/max_dgram_qlen fs/file-max fs/nr_open kernel/printk_devkmsg kernel/pid_max; do
+        echo "$key $(cat "/proc/sys/$key" 2>/dev/null || echo -)"
+    done >"$dir/sysctl"
+    # Processes that look like a sandbox's, by PID, with their PID namespace.
+    local pid comm
+    for pid in /proc/[0-9]*; do
+        comm=$(cat "$pid/comm" 2>/dev/null) || continue
+        case "$comm" in
+            systemd | systemd-journal | dbus-daemon | checkin-demo | permissiond | relaunchctl)
+                echo "${pid#/proc/} $comm $(readlink "$pid/ns/pid" 2>/dev/null || true)" ;;
+        esac
+    done | sort >"$dir/processes"
+}
+
+# assert_same_file NAME: the snapshot file NAME is the same before up and after down.
+assert_same_file() {
+    local name=$1 diff
+    diff=$(diff "$HOST_BEFORE/$name" "$HOST_AFTER/$name") ||
+        fail "the host's $name changed (< before, > after):
+$diff"
+}
