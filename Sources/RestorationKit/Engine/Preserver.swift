@@ -56,6 +56,8 @@ public enum PreservationError: Error, Equatable, Sendable, CustomStringConvertib
     case duplicatePath(path: [String], firstClass: String, secondClass: String)
     /// The archive would be over the hard size limit.
     case archive(ArchiveError)
+    /// The app delegate's `shouldSaveApplicationState` returned false.
+    case declinedByDelegate
 
     public var description: String {
         switch self {
@@ -64,6 +66,8 @@ public enum PreservationError: Error, Equatable, Sendable, CustomStringConvertib
                 + "'\(path.joined(separator: "/"))'; give one of them another restorationIdentifier"
         case .archive(let error):
             "cannot preserve state: \(error)"
+        case .declinedByDelegate:
+            "state was not preserved: the app delegate's shouldSaveApplicationState returned false"
         }
     }
 }

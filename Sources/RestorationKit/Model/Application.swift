@@ -57,6 +57,19 @@ public final class Window {
         return current
     }
 
+    /// The restoration paths of everything preservation would save, in its order (parents first).
+    public var restorationPaths: [[String]] {
+        var paths: [[String]] = []
+        func visit(_ controller: ViewController, _ parentPath: [String]) {
+            guard let identifier = controller.restorationIdentifier else { return }
+            paths.append(parentPath + [identifier])
+            for child in controller.children { visit(child, parentPath + [identifier]) }
+            if let presented = controller.presentedViewController { visit(presented, parentPath + [identifier]) }
+        }
+        if let rootViewController { visit(rootViewController, []) }
+        return paths
+    }
+
     /// What `controller` or one of the children it shows presents.
     private static func presentedAnywhere(under controller: ViewController) -> ViewController? {
         if let presented = controller.presentedViewController { return presented }
