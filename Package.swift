@@ -78,7 +78,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "relaunch-bench",
-            dependencies: ["RestorationKit", "CheckIn"]
+            dependencies: ["RestorationKit", "CheckIn", "RelaunchContract"]
         ),
 
         // MARK: Tests
