@@ -53,11 +53,10 @@ do {
     let app = try seedApp()
     let bytes = try app.preserve().bytes
     let preserve = try measure { _ = try app.preserve() }
-    var restoredState = ""
+    var last: LaunchReport?
     let restore = measure {
         let fresh = CheckInApp(buildNumber: "bench", camera: .denied)
-        fresh.launch(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], restoringMark: MemoryRestoringMark())
-        restoredState = fresh.stateJSON()
+        last = fresh.launch(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], restoringMark: MemoryRestoringMark())
     }
     let decode = try measure { _ = try ArchiveCodec.decode(bytes, expectedBuild: "bench") }
 
@@ -73,7 +72,7 @@ do {
         print("screen after restore (camera now allowed):\n\(fresh.screen())")
         print("state: \(fresh.stateJSON())")
     }
-    precondition(restoredState.contains("\"outcome\":\"restored\""), "the benchmark's restore did not restore")
+    precondition(last?.outcome == .restored && last?.restoredCount == 7, "the benchmark's restore did not restore everything")
 } catch {
     print("relaunch-bench: \(error)")
     exit(1)
