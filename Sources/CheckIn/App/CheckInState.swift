@@ -8,9 +8,13 @@ internal import RestorationKit
 public struct CheckInState: Equatable, Sendable, Encodable {
     /// The check-in modal's form.
     public struct Modal: Equatable, Sendable, Encodable {
+        /// The venue typed or picked.
         public var venue: String
+        /// How many people check in (a JSON number).
         public var partySize: Int
+        /// The free note.
         public var note: String
+        /// `details`, `scan` or `denied`.
         public var step: String
     }
 
@@ -45,8 +49,9 @@ public struct CheckInState: Equatable, Sendable, Encodable {
     /// How the last instance ended, when it was killed for a permission change.
     public var lastExit: LastExit?
 
+    /// Equal when they encode to the same JSON.
     public static func == (lhs: CheckInState, rhs: CheckInState) -> Bool {
-        lhs.launch == rhs.launch && lhs.json == rhs.json
+        lhs.json == rhs.json
     }
 
     /// The state as one line of JSON with sorted keys.
@@ -63,6 +68,7 @@ public struct CheckInState: Equatable, Sendable, Encodable {
         case outcome, reason, permission, old, new
     }
 
+    /// Encodes the contract keys; absent values as `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         var launchContainer = container.nestedContainer(keyedBy: Key.self, forKey: .launch)

@@ -4,8 +4,11 @@ public import RestorationKit
 public struct LaunchReport: Equatable, Sendable {
     /// How the launch went, as the state JSON's `launch.outcome` says it.
     public enum Outcome: String, Sendable, CaseIterable {
+        /// No saved state was found.
         case fresh
+        /// Saved state was restored.
         case restored
+        /// Saved state was found but thrown away (see `discardReason`); the app launched fresh.
         case discarded
     }
 

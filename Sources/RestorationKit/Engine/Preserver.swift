@@ -59,6 +59,7 @@ public enum PreservationError: Error, Equatable, Sendable, CustomStringConvertib
     /// The app delegate's `shouldSaveApplicationState` returned false.
     case declinedByDelegate
 
+    /// What went wrong and what to do, in one line.
     public var description: String {
         switch self {
         case .duplicatePath(let path, let first, let second):

@@ -63,10 +63,15 @@ open class ViewController {
 
 /// How a presented controller covers its presenter.
 public enum ModalPresentationStyle: String, Sendable, CaseIterable {
+    /// The system's choice (a sheet).
     case automatic
+    /// Covers the presenter, which is removed.
     case fullScreen
+    /// A sheet over the presenter.
     case pageSheet
+    /// A smaller sheet, centred.
     case formSheet
+    /// Covers the presenter, which stays visible beneath.
     case overFullScreen
     /// Drawn by the transitioning delegate.
     case custom

@@ -16,6 +16,7 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
         self.code = code
     }
 
+    /// What went wrong and what to do, in one line.
     public var description: String {
         let reason = String(cString: strerror(code))
         return "could not \(operation) \(path): \(reason) (errno \(code)); "

@@ -22,6 +22,7 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Every field name, for messages.
     public static let acceptedFields = "venue, party-size, note"
 
+    /// What went wrong and what to do, in one line.
     public var description: String {
         switch self {
         case .unknownElement(let element):
@@ -47,7 +48,9 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// A tab of the root tab bar, by its name in `tap tab:NAME` and the state JSON.
 public enum Tab: String, Sendable, CaseIterable {
+    /// The venue list and its pushed details.
     case venues
+    /// The check-in button.
     case checkIn = "check-in"
 }
 
