@@ -80,7 +80,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "relaunch-bench",
-            dependencies: ["RestorationKit", "CheckIn"]
+            dependencies: ["RestorationKit", "CheckIn", "RelaunchContract"]
         ),
 
         // MARK: Tests

@@ -1,0 +1,88 @@
+internal import FoundationEssentials
+public import RelaunchContract
+public import RestorationKit
+
+/// The check-in app of seed 002 as a library: the executable feeds it input and archives and does
+/// the I/O its effects ask for.
+///
+/// A venues tab (a list with model association and a pushed detail) and a check-in tab whose button
+/// presents `CheckInModalNavigationController` with `CheckInModalViewController` over a dimmed
+/// overlay. Not thread-safe: use it from one task or actor.
+public final class CheckInApp {
+    /// The running build; archives from another build are discarded.
+    public let buildNumber: String
+    /// The camera permission as the permission daemon last said.
+    public private(set) var camera: PermissionState
+    /// How the last instance ended, when it was killed for a permission change.
+    public var lastExit: LastExit?
+    /// The last launch's report, nil before `launch`.
+    public internal(set) var launchReport: LaunchReport?
+
+    let application: Application
+    let delegate: CheckInAppDelegate
+    let limits: ArchiveLimits
+    let clock = ContinuousClock()
+    let wallClock: @Sendable () -> UInt64
+    var planner: LaunchPlanner
+    var nextGeneration: UInt64 = 1
+
+    /// An app for `buildNumber`, not launched yet.
+    ///
+    /// - Parameters:
+    ///   - buildNumber: The running build (saved in every archive, compared at launch).
+    ///   - camera: The camera permission at launch, from the permission daemon.
+    ///   - venues: The venue catalog (the app's data model).
+    ///   - limits: Archive size limits.
+    ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
+    public init(
+        buildNumber: String, camera: PermissionState, venues: [Venue] = Venue.catalog,
+        limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds
+    ) {
+        self.buildNumber = buildNumber
+        self.camera = camera
+        self.limits = limits
+        self.wallClock = wallClock
+        delegate = CheckInAppDelegate(buildNumber: buildNumber, venues: venues)
+        var registry = RestorationRegistry()
+        for restorationClass: any ViewControllerRestoration.Type in [
+            TabViewController.self, CheckInViewController.self, CheckInModalViewController.self,
+            VenueDetailViewController.self,
+        ] {
+            registry.register(restorationClass)
+        }
+        application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
+        planner = LaunchPlanner(currentBuild: buildNumber, limits: limits)
+    }
+
+    /// Where the app is in its life.
+    public var lifecycle: Application.LifecycleState { application.state }
+
+    /// Sets the camera permission; an active app with the modal at `denied` moves on to `scan` if allowed.
+    public func setCamera(_ state: PermissionState) {
+        camera = state
+        if lifecycle == .active { modal?.form.resume(camera: camera) }
+    }
+
+    // MARK: The hierarchy, as the app knows it
+
+    var tabs: TabViewController? { application.window.rootViewController as? TabViewController }
+    var venuesNavigation: NavigationController? {
+        tabs?.viewControllers.first { $0.restorationIdentifier == RestorationID.venuesNavigation } as? NavigationController
+    }
+    var venueList: VenueListViewController? { venuesNavigation?.viewControllers.first as? VenueListViewController }
+    var venueDetail: VenueDetailViewController? { venuesNavigation?.topViewController as? VenueDetailViewController }
+    var checkInTab: CheckInViewController? { tabs?.checkIn }
+    var modal: CheckInModalViewController? { checkInTab?.modal }
+
+    var selectedTab: Tab {
+        tabs?.selectedViewController is CheckInViewController ? .checkIn : .venues
+    }
+}
+
+/// The system's wall clock.
+public enum WallClock {
+    /// Now, in microseconds since the Unix epoch.
+    @Sendable public static func microseconds() -> UInt64 {
+        UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
+    }
+}

@@ -1,0 +1,46 @@
+public import RestorationKit
+
+/// What a launch did, for the journal and the state JSON.
+public struct LaunchReport: Equatable, Sendable {
+    /// How the launch went, as the state JSON's `launch.outcome` says it.
+    public enum Outcome: String, Sendable, CaseIterable {
+        /// No saved state was found.
+        case fresh
+        /// Saved state was restored.
+        case restored
+        /// Saved state was found but thrown away (see `discardReason`); the app launched fresh.
+        case discarded
+    }
+
+    /// One restored controller.
+    public struct RestoredPath: Equatable, Sendable {
+        /// Its restoration path joined with `/` (RESTORATION_PATH).
+        public var path: String
+        /// How it was found (RESTORED_VIA).
+        public var via: RestorationReport.Via
+    }
+
+    /// How the launch went.
+    public var outcome: Outcome
+    /// Why saved state was discarded, when it was (REASON).
+    public var discardReason: DiscardReason?
+    /// Every restored controller, parents first.
+    public var restored: [RestoredPath]
+    /// The presented controller's path after launch, if any (PRESENTED_PATH).
+    public var presentedPath: String?
+    /// How long the launch took, planning and restoring included.
+    public var duration: Duration
+    /// Where the restored archive came from (`"file"`, `"fdstore"`), if one was restored.
+    public var source: String?
+    /// What reading each candidate found.
+    public var verdicts: [CandidateVerdict]
+    /// What the caller must still do: delete discarded copies (`discardSavedState`) and log it.
+    public var actions: [LaunchAction]
+    /// Things worth logging: size warnings, skipped paths, restoration notes, mark I/O failures.
+    public var warnings: [String]
+
+    /// How many controllers were restored (RESTORED_COUNT).
+    public var restoredCount: Int { restored.count }
+    /// The duration in whole microseconds (DURATION_USEC).
+    public var durationMicroseconds: Int64 { duration.microseconds }
+}

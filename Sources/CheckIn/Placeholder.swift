@@ -1,1 +1,0 @@
-// CheckIn: placeholder until its first real file lands.

@@ -1,0 +1,121 @@
+/// The payload's pieces: state dictionaries, values and controller records, written and read.
+enum ArchiveFields {
+    // MARK: Writing
+
+    static func write(_ state: [String: StateValue], to writer: inout ByteWriter) {
+        writer.append(UInt32(state.count))
+        for key in state.keys.sorted() {
+            writer.append(key)
+            write(state[key]!, to: &writer)
+        }
+    }
+
+    static func write(_ value: StateValue, to writer: inout ByteWriter) {
+        writer.append(value.tag)
+        switch value {
+        case .int(let number): writer.append(UInt64(bitPattern: number))
+        case .double(let number): writer.append(number.bitPattern)
+        case .bool(let flag): writer.append(UInt8(flag ? 1 : 0))
+        case .string(let text): writer.append(text)
+        case .strings(let list):
+            writer.append(UInt32(list.count))
+            for text in list { writer.append(text) }
+        case .bytes(let raw):
+            writer.append(UInt32(raw.count))
+            writer.append(raw: raw)
+        }
+    }
+
+    static func write(_ controller: ArchivedController, to writer: inout ByteWriter) {
+        writer.append(UInt32(controller.path.count))
+        for identifier in controller.path { writer.append(identifier) }
+        writer.append(controller.className)
+        if let name = controller.restorationClassName {
+            writer.append(UInt8(1))
+            writer.append(name)
+        } else {
+            writer.append(UInt8(0))
+        }
+        writer.append(UInt32(controller.relationships.count))
+        for relationship in controller.relationships {
+            writer.append(relationship.kind.rawValue)
+            writer.append(relationship.identifier)
+        }
+        write(controller.state, to: &writer)
+    }
+
+    // MARK: Reading
+
+    static func readPayload(from reader: inout ByteReader, formatVersion: UInt16) throws(ArchiveError) -> RestorationArchive {
+        let generation = try reader.readUInt64("generation")
+        let timestamp = try reader.readUInt64("timestamp")
+        let build = try reader.readString("build version")
+        let header = ArchiveHeader(formatVersion: formatVersion, buildVersion: build, timestamp: timestamp, generation: generation)
+        let applicationState = try readState(from: &reader)
+        let count = try reader.readCount("controller count", minimumItemSize: 14)
+        var controllers: [ArchivedController] = []
+        controllers.reserveCapacity(count)
+        for _ in 0..<count { controllers.append(try readController(from: &reader)) }
+        return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers)
+    }
+
+    static func readState(from reader: inout ByteReader) throws(ArchiveError) -> [String: StateValue] {
+        let count = try reader.readCount("state entry count", minimumItemSize: 6)
+        var state: [String: StateValue] = [:]
+        for _ in 0..<count {
+            let start = reader.offset
+            let key = try reader.readString("state key")
+            guard state[key] == nil else { throw reader.fault(at: start, "state key '\(key)' appears twice") }
+            state[key] = try readValue(from: &reader)
+        }
+        return state
+    }
+
+    static func readValue(from reader: inout ByteReader) throws(ArchiveError) -> StateValue {
+        let start = reader.offset
+        switch try reader.readUInt8("value tag") {
+        case 1: return .int(Int64(bitPattern: try reader.readUInt64("integer")))
+        case 2: return .double(Double(bitPattern: try reader.readUInt64("double")))
+        case 3:
+            let flag = try reader.readUInt8("Boolean")
+            guard flag <= 1 else { throw reader.fault(at: start + 1, "Boolean is \(flag), not 0 or 1") }
+            return .bool(flag == 1)
+        case 4: return .string(try reader.readString("string"))
+        case 5:
+            let count = try reader.readCount("string list count", minimumItemSize: 4)
+            var list: [String] = []
+            for _ in 0..<count { list.append(try reader.readString("string list item")) }
+            return .strings(list)
+        case 6: return .bytes(try reader.readBytes("bytes"))
+        case let tag: throw reader.fault(at: start, "unknown value tag \(tag)")
+        }
+    }
+
+    static func readController(from reader: inout ByteReader) throws(ArchiveError) -> ArchivedController {
+        let start = reader.offset
+        let depth = try reader.readCount("path length", minimumItemSize: 4)
+        guard depth > 0 else { throw reader.fault(at: start, "a controller's path is empty") }
+        var path: [String] = []
+        for _ in 0..<depth { path.append(try reader.readString("path identifier")) }
+        let className = try reader.readString("class name")
+        var restorationClassName: String?
+        switch try reader.readUInt8("restoration class flag") {
+        case 0: restorationClassName = nil
+        case 1: restorationClassName = try reader.readString("restoration class name")
+        case let flag: throw reader.fault(at: reader.offset - 1, "restoration class flag is \(flag), not 0 or 1")
+        }
+        let count = try reader.readCount("relationship count", minimumItemSize: 5)
+        var relationships: [ArchivedRelationship] = []
+        for _ in 0..<count {
+            let raw = try reader.readUInt8("relationship kind")
+            guard let kind = ArchivedRelationship.Kind(rawValue: raw) else {
+                throw reader.fault(at: reader.offset - 1, "unknown relationship kind \(raw)")
+            }
+            relationships.append(ArchivedRelationship(kind, try reader.readString("relationship identifier")))
+        }
+        let state = try readState(from: &reader)
+        return ArchivedController(
+            path: path, className: className, restorationClassName: restorationClassName,
+            relationships: relationships, state: state)
+    }
+}

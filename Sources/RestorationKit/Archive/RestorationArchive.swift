@@ -1,0 +1,90 @@
+/// Everything one preservation saved: a header, the application's own state and one record per controller.
+///
+/// A plain value; `ArchiveCodec` turns it into bytes and back.
+public struct RestorationArchive: Equatable, Sendable {
+    /// Who wrote the archive and when.
+    public var header: ArchiveHeader
+    /// What the app delegate encoded (the engine adds `StateCoder.buildVersionKey`).
+    public var applicationState: [String: StateValue]
+    /// One record per preserved controller, parents before their children.
+    public var controllers: [ArchivedController]
+
+    /// An archive of the given parts.
+    public init(header: ArchiveHeader, applicationState: [String: StateValue], controllers: [ArchivedController]) {
+        self.header = header
+        self.applicationState = applicationState
+        self.controllers = controllers
+    }
+}
+
+/// The archive's header fields.
+public struct ArchiveHeader: Equatable, Sendable {
+    /// The format version the archive is written in.
+    public var formatVersion: UInt16
+    /// The app build that wrote it; another build discards it (`build-mismatch`).
+    public var buildVersion: String
+    /// When it was written, in microseconds since the Unix epoch.
+    public var timestamp: UInt64
+    /// A counter that grows with every preservation; the newest valid copy wins.
+    public var generation: UInt64
+
+    /// A header of the given fields (`formatVersion` defaults to the one this build writes).
+    public init(formatVersion: UInt16 = ArchiveCodec.formatVersion, buildVersion: String, timestamp: UInt64, generation: UInt64) {
+        self.formatVersion = formatVersion
+        self.buildVersion = buildVersion
+        self.timestamp = timestamp
+        self.generation = generation
+    }
+}
+
+/// One preserved view controller.
+public struct ArchivedController: Equatable, Sendable {
+    /// Restoration identifiers from the root to this controller.
+    public var path: [String]
+    /// The controller's class (module-qualified), checked against the one restoration returns.
+    public var className: String
+    /// The restoration class's name (module-qualified), if the controller had one.
+    public var restorationClassName: String?
+    /// Its preserved children, pushed controllers, presented controller and selected tab, by identifier.
+    public var relationships: [ArchivedRelationship]
+    /// What the controller encoded in `encodeRestorableState(with:)`.
+    public var state: [String: StateValue]
+
+    /// A record of the given parts.
+    public init(
+        path: [String], className: String, restorationClassName: String?,
+        relationships: [ArchivedRelationship], state: [String: StateValue]
+    ) {
+        self.path = path
+        self.className = className
+        self.restorationClassName = restorationClassName
+        self.relationships = relationships
+        self.state = state
+    }
+}
+
+/// A link from a preserved controller to another one below it.
+public struct ArchivedRelationship: Equatable, Sendable {
+    /// How the two controllers are related.
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        /// A contained child (a tab, or any custom container's child).
+        case child = 1
+        /// A controller on a navigation stack, bottom first.
+        case pushed = 2
+        /// The controller this one presents.
+        case presented = 3
+        /// The selected tab of a tab bar.
+        case selectedTab = 4
+    }
+
+    /// How they are related.
+    public var kind: Kind
+    /// The other controller's restoration identifier (its path is this one's plus it).
+    public var identifier: String
+
+    /// A relationship of `kind` to the controller named `identifier`.
+    public init(_ kind: Kind, _ identifier: String) {
+        self.kind = kind
+        self.identifier = identifier
+    }
+}

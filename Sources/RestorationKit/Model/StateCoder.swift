@@ -1,0 +1,96 @@
+/// The keyed container a controller encodes its restorable state into and decodes it from (NSCoder's role).
+///
+/// During restoration the coder also carries the application, so that a restoration class can reach
+/// the window (the seed's `TabViewController` must make itself the root while it is restored).
+public struct StateCoder {
+    /// The key under which the engine stores the build version in the application-level coder.
+    public static let buildVersionKey = "RelaunchBuildVersion"
+
+    /// Everything encoded so far, by key.
+    public private(set) var values: [String: StateValue]
+    /// The application being restored; nil while preserving or when the coder stands alone.
+    public private(set) weak var application: Application?
+
+    /// A coder holding `values`, optionally tied to the application being restored.
+    public init(values: [String: StateValue] = [:], application: Application? = nil) {
+        self.values = values
+        self.application = application
+    }
+
+    /// Stores `value` under `key`, replacing what was there.
+    public mutating func encode(_ value: StateValue, forKey key: String) { values[key] = value }
+    /// Stores a string under `key`.
+    public mutating func encode(_ value: String, forKey key: String) { values[key] = .string(value) }
+    /// Stores an integer under `key`.
+    public mutating func encode(_ value: Int, forKey key: String) { values[key] = .int(Int64(value)) }
+    /// Stores a Boolean under `key`.
+    public mutating func encode(_ value: Bool, forKey key: String) { values[key] = .bool(value) }
+    /// Stores a floating-point number under `key`.
+    public mutating func encode(_ value: Double, forKey key: String) { values[key] = .double(value) }
+    /// Stores a list of strings under `key`.
+    public mutating func encode(_ value: [String], forKey key: String) { values[key] = .strings(value) }
+
+    /// Whether anything was stored under `key`.
+    public func contains(_ key: String) -> Bool { values[key] != nil }
+
+    /// The string under `key`, or nil when absent or of another kind.
+    public func decodeString(forKey key: String) -> String? {
+        guard case .string(let value)? = values[key] else { return nil }
+        return value
+    }
+
+    /// The integer under `key`, or nil when absent, of another kind or out of `Int`'s range.
+    public func decodeInt(forKey key: String) -> Int? {
+        guard case .int(let value)? = values[key] else { return nil }
+        return Int(exactly: value)
+    }
+
+    /// The Boolean under `key`, or nil when absent or of another kind.
+    public func decodeBool(forKey key: String) -> Bool? {
+        guard case .bool(let value)? = values[key] else { return nil }
+        return value
+    }
+
+    /// The floating-point number under `key`, or nil when absent or of another kind.
+    public func decodeDouble(forKey key: String) -> Double? {
+        guard case .double(let value)? = values[key] else { return nil }
+        return value
+    }
+
+    /// The list of strings under `key`, or nil when absent or of another kind.
+    public func decodeStrings(forKey key: String) -> [String]? {
+        guard case .strings(let value)? = values[key] else { return nil }
+        return value
+    }
+}
+
+/// One value a view controller saves in its restorable state.
+///
+/// Restorable state is user-interface state (identifiers, a selection, text being typed), never the
+/// data model; the kinds here are enough for that and keep the archive format small and stable.
+public enum StateValue: Equatable, Sendable {
+    /// A signed integer.
+    case int(Int64)
+    /// A floating-point number.
+    case double(Double)
+    /// A Boolean.
+    case bool(Bool)
+    /// A string (an identifier, text being typed).
+    case string(String)
+    /// A list of strings.
+    case strings([String])
+    /// Raw bytes.
+    case bytes([UInt8])
+
+    /// The tag that stands for this kind in the archive.
+    var tag: UInt8 {
+        switch self {
+        case .int: 1
+        case .double: 2
+        case .bool: 3
+        case .string: 4
+        case .strings: 5
+        case .bytes: 6
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// A view controller as state restoration sees it: an identifier, a restoration class, its place in
+/// the hierarchy (children, presentations) and hooks to encode and decode its own state.
+///
+/// Subclass it the way you would subclass `UIViewController`; call `super` from the overridden hooks.
+open class ViewController {
+    /// The name it is preserved under; nil means it, its children and whatever it presents are skipped.
+    public var restorationIdentifier: String?
+    /// The class that re-creates it at restoration, tried before the app delegate (register it in the
+    /// application's `registry` so that a new process can find it by name).
+    public var restorationClass: (any ViewControllerRestoration.Type)?
+    /// A title for drawing.
+    open var title: String?
+
+    /// The container it is a child of.
+    public internal(set) weak var parent: ViewController?
+    /// The controllers it contains, in order.
+    public internal(set) var children: [ViewController] = []
+    /// The controller that presented it.
+    public internal(set) weak var presentingViewController: ViewController?
+    /// The controller it presents.
+    public internal(set) var presentedViewController: ViewController?
+    /// How it is presented when it is presented.
+    public var modalPresentationStyle: ModalPresentationStyle = .automatic
+    /// Who animates its presentation when `modalPresentationStyle` is `.custom` (held weakly, as UIKit does).
+    public weak var transitioningDelegate: (any ViewControllerTransitioningDelegate)?
+
+    /// A controller with no identifier (it is not preserved until it gets one).
+    public init() {}
+
+    /// Its class, module-qualified, as the archive records it (`"CheckIn.TabViewController"`).
+    public final var className: String { String(reflecting: type(of: self)) }
+
+    /// The restoration identifiers from the root to it, through parents and presenters; nil when it or
+    /// an ancestor has none.
+    public final var restorationPath: [String]? {
+        guard let identifier = restorationIdentifier else { return nil }
+        guard let above = parent ?? presentingViewController else { return [identifier] }
+        return above.restorationPath.map { $0 + [identifier] }
+    }
+
+    /// The top of its chain of parents and presenters.
+    public final var hierarchyRoot: ViewController {
+        var current = self
+        while let above = current.parent ?? current.presentingViewController { current = above }
+        return current
+    }
+
+    /// Saves what it needs to come back (identifiers and UI state, not model data).
+    open func encodeRestorableState(with coder: inout StateCoder) {}
+
+    /// Restores what `encodeRestorableState(with:)` saved; called parents first, after the hierarchy is rebuilt.
+    open func decodeRestorableState(with coder: StateCoder) {}
+
+    /// Called on every restored controller once all of them have decoded their state.
+    open func applicationFinishedRestoringState() {}
+
+    /// Called before it is added to or removed from (`nil`) a container.
+    open func willMove(toParent parent: ViewController?) {}
+
+    /// Called after it was added to or removed from (`nil`) a container.
+    open func didMove(toParent parent: ViewController?) {}
+}
+
+/// How a presented controller covers its presenter.
+public enum ModalPresentationStyle: String, Sendable, CaseIterable {
+    /// The system's choice (a sheet).
+    case automatic
+    /// Covers the presenter, which is removed.
+    case fullScreen
+    /// A sheet over the presenter.
+    case pageSheet
+    /// A smaller sheet, centred.
+    case formSheet
+    /// Covers the presenter, which stays visible beneath.
+    case overFullScreen
+    /// Drawn by the transitioning delegate.
+    case custom
+}
+
+/// Animates a custom presentation (`modalPresentationStyle == .custom`).
+///
+/// As in UIKit, a presentation made during restoration is not animated, so whatever the animation sets
+/// up (a dimming overlay, say) must be set again by hand when the controller is restored.
+public protocol ViewControllerTransitioningDelegate: AnyObject {
+    /// A short name for the transition, for inspection.
+    var transitionName: String { get }
+    /// Runs the presentation animation of `presented` over `presenting`.
+    func animatePresentation(of presented: ViewController, over presenting: ViewController)
+}
+
+/// A class that re-creates a view controller during restoration (UIKit's `UIViewControllerRestoration`).
+public protocol ViewControllerRestoration: AnyObject {
+    /// The controller for `identifierComponents`, or nil to leave it and its subtree out of this restoration.
+    ///
+    /// - Parameters:
+    ///   - identifierComponents: Restoration identifiers from the root to the wanted controller.
+    ///   - coder: That controller's saved state; `coder.application` is the application being restored.
+    /// - Returns: A new or existing controller; nil skips it and everything below it (no further lookup).
+    static func viewController(withRestorationIdentifierPath identifierComponents: [String], coder: StateCoder) -> ViewController?
+}

@@ -1,1 +1,0 @@
-// RestorationKit: placeholder until its first real file lands.
