@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure the user sees: one line saying what failed and what to do, and the exit code.
+struct CLIError: Error, CustomStringConvertible {
+    /// The contract's exit codes.
+    enum Code: Int32 {
+        case failed = 1
+        case usage = 2
+        case unavailable = 69
+        case notAuthorized = 77
+    }
+
+    var code: Code
+    var message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    var description: String { message }
+
+    static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
+    static func failed(_ message: String) -> CLIError { CLIError(.failed, message) }
+}
+
+/// Writes "relaunchctl: message" to standard error.
+func printError(_ message: String) {
+    var line = "relaunchctl: " + message
+    if !line.hasSuffix("\n") { line += "\n" }
+    fflush(nil)
+    var bytes = Array(line.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
+func exit(_ status: Int32) -> Never {
+    fflush(nil)
+    Glibc.exit(status)
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import RelaunchContract
+
+/// `relaunchctl permission …`: read and change app permissions in permissiond.
+struct PermissionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "permission",
+        abstract: "Read and change app permissions (Set and Reset need root).",
+        discussion: """
+        Permissions: \(Permission.acceptedNames).
+        States: \(PermissionState.acceptedNames).
+        Under the default kill policy (ios) any change of a permission other than location kills the
+        running app, and systemd relaunches it; under android only a revoke does.
+        """,
+        subcommands: [List.self, Get.self, Set.self, Reset.self]
+    )
+}
+
+/// Parses a permission name, or says which names are accepted.
+func parsePermission(_ name: String) throws -> Permission {
+    guard let permission = Permission(rawValue: name) else {
+        throw ValidationError("unknown permission '\(name)'; accepted: \(Permission.acceptedNames)")
+    }
+    return permission
+}
+
+/// Parses a state name, or says which names are accepted.
+func parseState(_ name: String) throws -> PermissionState {
+    guard let state = PermissionState(rawValue: name) else {
+        throw ValidationError("unknown state '\(name)'; accepted: \(PermissionState.acceptedNames)")
+    }
+    return state
+}
+
+extension PermissionCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every permission of APP, or of every known app.")
+
+        @Argument(help: "The app id (default: every app permissiond knows).")
+        var app: String?
+
+        @Flag(help: "Print JSON: {app: {permission: state}}.")
+        var json = false
+
+        func run() async throws {
+            let client = try PermissionsClient()
+            let apps = try app.map { [$0] } ?? client.listApps()
+            var table: [(String, [String: String])] = []
+            for app in apps {
+                table.append((app, try client.list(app: app)))
+            }
+            if json {
+                let members = table.map { app, states in
+                    "\(jsonString(app)): {" + Permission.allCases.map {
+                        "\(jsonString($0.rawValue)): \(jsonString(states[$0.rawValue] ?? "not-determined"))"
+                    }.joined(separator: ", ") + "}"
+                }
+                print("{" + members.joined(separator: ", ") + "}")
+                return
+            }
+            for (app, states) in table {
+                for permission in Permission.allCases {
+                    print(pad(app, 16) + pad(permission.rawValue, 12) + (states[permission.rawValue] ?? "not-determined"))
+                }
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one permission's state.")
+
+        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
+
+        func run() async throws {
+            print(try PermissionsClient().get(app: app, permission: permission.rawValue))
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change one permission (root only); may kill the running app, as iOS does.")
+
+        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
+        @Argument(help: "The new state: allowed, denied or not-determined.", transform: parseState)
+        var state: PermissionState
+
+        func run() async throws {
+            let client = try PermissionsClient()
+            let old = try client.get(app: app, permission: permission.rawValue)
+            let before = try client.lastKill(app: app)
+            try client.set(app: app, permission: permission.rawValue, state: state.rawValue)
+            let after = try client.lastKill(app: app)
+            let killed = after.atUSec != before.atUSec && after.atUSec != 0
+            print("\(app) \(permission): \(old) → \(state)" + (killed ? " (app killed; systemd relaunches it)" : ""))
+        }
+    }
+
+    struct Reset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reset one permission, or all of APP's, to not-determined (root only).")
+
+        @Argument(help: "The app id.") var app: String
+        @Argument(help: "The permission (default: all).", transform: parsePermission) var permission: Permission?
+
+        func run() async throws {
+            try PermissionsClient().reset(app: app, permission: permission?.rawValue ?? "")
+            print("\(app) \(permission?.rawValue ?? "every permission"): not-determined")
+        }
+    }
+}
+
+/// Pads `text` with spaces to `width` columns, always leaving one space after it.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case let s where s.value < 0x20:
+            let hex = String(s.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+
+/// The command line for people and scripts: permissions, the demo app, the journal, archives.
+struct Relaunchctl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "relaunchctl",
+        abstract: "Toggle app permissions, drive the check-in demo and review relaunches.",
+        discussion: """
+        Talks to permissiond (org.relaunch.Permissions1) and checkin-demo (org.relaunch.CheckInDemo1)         on the system bus, and reads the journal.
+
+        A scripted permission toggle:
+          relaunchctl app tap check-in && relaunchctl app type note "Window seat"
+          relaunchctl app background
+          relaunchctl permission set checkin-demo camera allowed   # kills the app, as iOS does
+          relaunchctl app wait-ready && relaunchctl app state --json
+          relaunchctl journal --since -5min
+
+        Exit codes: 0 done, 1 failed, 2 usage, 69 app or daemon unreachable, 77 not authorized.
+        """,
+        subcommands: [PermissionCommand.self, AppCommand.self, JournalCommand.self, ArchiveCommand.self,
+                      ScenarioCommand.self]
+    )
+}
+
+@main
+enum RelaunchctlMain {
+    static func main() async {
+        do {
+            var command = try await Relaunchctl.asyncParseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            printError(error.message)
+            exit(error.code.rawValue)
+        } catch {
+            let code = Relaunchctl.exitCode(for: error)
+            if code == .success {
+                print(Relaunchctl.fullMessage(for: error))
+                exit(0)
+            }
+            // ArgumentParser's own errors are usage errors: one line and exit 2, as the contract says.
+            printError(Relaunchctl.message(for: error) + " (see --help)")
+            exit(code == .failure ? CLIError.Code.failed.rawValue : CLIError.Code.usage.rawValue)
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import FoundationEssentials
+import RelaunchContract
+import ScenarioKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed scenario step: where, and what was expected against what was seen.
+struct ScenarioFailure: Error, CustomStringConvertible {
+    var scenario: String
+    var line: Int
+    var message: String
+    var description: String { "\(scenario):\(line): \(message)" }
+}
+
+/// Plays one scenario's steps against permissiond, the app's unit and the journal.
+struct ScenarioRunner {
+    static let app = CheckInDemoApp.appID
+    static let unit = CheckInDemoApp.unit
+    static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
+    static let buildDropIn = "/run/systemd/system/checkin-demo.service.d/50-relaunch-scenario-build.conf"
+    static let archivePath = "/var/lib/checkin-demo/restoration.archive"
+
+    let timeout: Duration
+    let verbose: Bool
+    /// Realtime µs when the scenario started: journal expectations look from here on.
+    private var startUSec: UInt64 = 0
+    /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
+    private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
+
+    init(timeout: Duration, verbose: Bool) {
+        self.timeout = timeout
+        self.verbose = verbose
+    }
+
+    /// Resets the world, then plays every step; throws the first failure.
+    mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
+        do {
+            try prepare()
+        } catch {
+            throw ScenarioFailure(scenario: scenario.name, line: 0, message: "preparing: \(error.message)")
+        }
+        startUSec = realtimeMicroseconds()
+        for (line, step) in scenario.steps {
+            if verbose { print("  \(scenario.name):\(line) \(step)") }
+            do {
+                try perform(step)
+            } catch {
+                throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
+            }
+        }
+    }
+
+    /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
+    private func prepare() throws(CLIError) {
+        try Subprocess.check(["systemctl", "stop", Self.unit])
+        unlink(Self.buildDropIn)
+        try setPolicy(.ios)
+        try PermissionsClient().reset(app: Self.app, permission: "")
+        unlink(Self.archivePath)
+        _ = try Subprocess.run(["systemctl", "reset-failed", Self.unit])
+        try Subprocess.check(["systemctl", "start", Self.unit])
+        _ = try DemoClient.waitReady(timeout: timeout)
+    }
+
+    private mutating func perform(_ step: Step) throws(CLIError) {
+        switch step {
+        case .policy(let policy):
+            try setPolicy(policy)
+        case .setPermission(let permission, let state):
+            try rememberBeforeChange()
+            try PermissionsClient().set(app: Self.app, permission: permission.rawValue, state: state.rawValue)
+        case .resetPermissions(let permission):
+            try rememberBeforeChange()
+            try PermissionsClient().reset(app: Self.app, permission: permission?.rawValue ?? "")
+        case .tap(let element):
+            try DemoClient().tap(element)
+        case .type(let field, let text):
+            try DemoClient().type(field: field, text: text)
+        case .background:
+            try DemoClient().call("Background")
+        case .foreground:
+            try DemoClient().call("Foreground")
+        case .quit(let force):
+            try DemoClient().quit(force: force)
+        case .waitReady:
+            _ = try DemoClient.waitReady(timeout: timeout)
+        case .restartApp:
+            try Subprocess.check(["systemctl", "restart", Self.unit])
+            _ = try DemoClient.waitReady(timeout: timeout)
+        case .stopApp:
+            try Subprocess.check(["systemctl", "stop", Self.unit])
+        case .startApp:
+            try Subprocess.check(["systemctl", "start", Self.unit])
+            _ = try DemoClient.waitReady(timeout: timeout)
+        case .killApp:
+            let before = try UnitState.read(Self.unit)
+            try Subprocess.check(["systemctl", "kill", "--kill-whom=main", "--signal=KILL", Self.unit])
+            try waitForNewInstance(after: before.invocationID)
+        case .expectKill:
+            try expectKill()
+        case .expectNoKill:
+            try expectNoKill()
+        case .expectState(let path, let value):
+            try expectState(path, value)
+        case .expectJournal(let event, let fields, let present):
+            try expectJournal(event, fields, present: present)
+        case .expectUnit(let property, let value):
+            let seen = try Subprocess.check(["systemctl", "show", "-p", property, "--value", Self.unit])
+                .trimmed
+            guard seen == value else { throw .failed("unit \(property): expected '\(value)', got '\(seen)'") }
+        case .setBuild(let build):
+            if let build {
+                try writeDropIn(Self.buildDropIn, "[Service]\nEnvironment=CHECKIN_DEMO_BUILD=\(build)\n")
+            } else {
+                unlink(Self.buildDropIn)
+            }
+            try Subprocess.check(["systemctl", "daemon-reload"])
+        case .corruptArchive:
+            try corruptArchive()
+        case .testHook(let name):
+            try DemoClient().testHook(name)
+        case .repeat(let count, let inner):
+            for _ in 0..<count { try perform(inner) }
+        }
+    }
+
+    private mutating func rememberBeforeChange() throws(CLIError) {
+        let unit = try UnitState.read(Self.unit)
+        let lastKill = try PermissionsClient().lastKill(app: Self.app)
+        beforeChange = (unit.invocationID, unit.mainPID, lastKill.atUSec)
+    }
+
+    private func expectKill() throws(CLIError) {
+        guard let before = beforeChange else { throw .usage("expect kill must follow a set or reset step") }
+        let lastKill = try PermissionsClient().lastKill(app: Self.app)
+        guard lastKill.atUSec != before.lastKillUSec, lastKill.atUSec != 0 else {
+            throw .failed("expected a kill, but permissiond recorded none for this change")
+        }
+        guard lastKill.invocationID == before.invocation else {
+            throw .failed("permissiond killed invocation \(lastKill.invocationID), the app ran \(before.invocation)")
+        }
+        try waitForNewInstance(after: before.invocation)
+        try expectJournal(.appKilled, ["UNIT": Self.unit, "SIGNAL": "KILL"], present: true)
+        try expectJournal(.unitExited, ["UNIT": Self.unit, "EXIT_STATUS": "9", "INVOCATION_ID": before.invocation],
+                          present: true)
+    }
+
+    private func expectNoKill() throws(CLIError) {
+        guard let before = beforeChange else { throw .usage("expect no-kill must follow a set or reset step") }
+        let lastKill = try PermissionsClient().lastKill(app: Self.app)
+        guard lastKill.atUSec == before.lastKillUSec else {
+            throw .failed("expected no kill, but permissiond killed the app for \(lastKill.permission)")
+        }
+        let now = try UnitState.read(Self.unit)
+        guard now.invocationID == before.invocation, now.mainPID == before.mainPID,
+              UnitState.isAlive(pid: now.mainPID)
+        else {
+            throw .failed("expected the same instance to run, but it changed (pid \(before.mainPID) → \(now.mainPID))")
+        }
+    }
+
+    private func waitForNewInstance(after invocation: String) throws(CLIError) {
+        let deadline = ContinuousClock.now + timeout
+        while try UnitState.read(Self.unit).invocationID == invocation {
+            guard ContinuousClock.now < deadline else { throw .failed("systemd did not relaunch \(Self.unit)") }
+            pause(milliseconds: 20)
+        }
+        _ = try DemoClient.waitReady(timeout: timeout)
+    }
+
+    private func expectState(_ path: String, _ expected: String) throws(CLIError) {
+        let text = try DemoClient().state()
+        guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            throw .failed("the app's state is not JSON: \(text.prefix(80))")
+        }
+        guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
+        guard value.scalarText == expected else {
+            throw .failed("state \(path): expected '\(expected)', got '\(value.scalarText)'")
+        }
+    }
+
+    private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
+        var matches = ["MESSAGE_ID=\(event.messageID)"]
+        if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(Self.unit)") }
+        matches += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let deadline = ContinuousClock.now + (present ? timeout : .zero)
+        while true {
+            _ = try Subprocess.run(["journalctl", "--sync"])
+            let found = try JournalQuery.count(matches: matches, sinceUSec: startUSec) > 0
+            if found == present { return }
+            guard ContinuousClock.now < deadline else {
+                let what = matches.joined(separator: " ")
+                throw .failed(present ? "no journal entry with \(what)" : "unexpected journal entry with \(what)")
+            }
+            pause(milliseconds: 50)
+        }
+    }
+
+    private func setPolicy(_ policy: KillPolicy) throws(CLIError) {
+        try writeDropIn(Self.policyDropIn, "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(policy.rawValue)\n")
+        try Subprocess.check(["systemctl", "daemon-reload"])
+        try Subprocess.check(["systemctl", "restart", "permissiond.service"])
+    }
+
+    private func corruptArchive() throws(CLIError) {
+        let state = try UnitState.read(Self.unit)
+        guard state.mainPID == "0" else { throw .usage("corrupt-archive needs the app stopped (stop-app first)") }
+        guard let file = fopen(Self.archivePath, "r+b") else {
+            throw .failed("cannot open \(Self.archivePath): \(errnoText())")
+        }
+        defer { fclose(file) }
+        fseek(file, 0, SEEK_END)
+        let size = ftell(file)
+        guard size > 16 else { throw .failed("\(Self.archivePath) holds only \(size) bytes") }
+        fseek(file, size / 2, SEEK_SET)
+        let byte = fgetc(file)
+        fseek(file, size / 2, SEEK_SET)
+        fputc((byte ^ 0x5a) & 0xff, file)
+    }
+}
+
+/// Writes a systemd drop-in, creating its folder.
+func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
+    let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    _ = try Subprocess.run(["mkdir", "-p", folder])
+    guard let file = fopen(path, "w") else { throw .failed("cannot write \(path): \(errnoText())") }
+    fputs(text, file)
+    fclose(file)
+}
+
+/// Waits a little between two polls of a condition that has a deadline.
+func pause(milliseconds: Int) {
+    var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}

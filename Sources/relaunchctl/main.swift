@@ -1,2 +1,0 @@
-// relaunchctl: placeholder entry point.
-print("relaunchctl: not built yet")
