@@ -98,6 +98,10 @@ let package = Package(
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
+        .testTarget(
+            name: "RelaunchctlTests",
+            dependencies: ["relaunchctl", "CheckIn", "RestorationKit", "RelaunchContract"]
+        ),
     ]
 )
 
