@@ -81,6 +81,9 @@ struct AppLauncher {
         let kill: LastKill?
         do {
             kill = try permissions.lastKill()
+        } catch where error.name == BusError.unknownMethodName {
+            logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
+            return nil
         } catch {
             logger.warning("could not ask permissiond how the last instance ended", metadata: ["ERROR": "\(error)"])
             return nil

@@ -18,6 +18,7 @@ import Glibc
 @main
 enum CheckInDemo {
     static func main() async {
+        letFatalSignalsKill()
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "checkin-demo") }
         let logger = Logger(label: "checkin-demo")
         do {
@@ -30,6 +31,19 @@ enum CheckInDemo {
         } catch {
             logger.critical("checkin-demo failed: \(error)")
             exit(1)
+        }
+    }
+
+    /// Gives SIGABRT (the watchdog's signal, `abort()`) and the other fatal signals back their default
+    /// action, unless `SWIFT_BACKTRACE` asks for the Swift backtracer.
+    ///
+    /// The backtracer's handler starts `swift-backtrace`, which cannot load under the unit's
+    /// `MemoryDenyWriteExecute=yes` (it needs an executable stack); the dying process then hangs until
+    /// systemd's `TimeoutAbortSec` (10 s) SIGKILLs it, so a watchdog relaunch took 15 s instead of 5.
+    static func letFatalSignalsKill() {
+        guard DemoConfiguration.environment("SWIFT_BACKTRACE") == nil else { return }
+        for signal in [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGQUIT] {
+            _ = Glibc.signal(signal, SIG_DFL)
         }
     }
 
