@@ -99,8 +99,8 @@ final class AppHost: Sendable {
 
     // MARK: Effects
 
+    /// Carries out `effects`, then sets STATUS to describe the screen (input changes it even without effects).
     private func perform(_ effects: [AppEffect], _ core: inout Core) {
-        guard !effects.isEmpty else { return }
         for effect in effects {
             switch effect {
             case .lifecycleChanged(let state):

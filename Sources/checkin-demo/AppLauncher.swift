@@ -53,6 +53,17 @@ struct AppLauncher {
         return (app, report)
     }
 
+    /// Records this instance's `$INVOCATION_ID` for the next launch's LastKill comparison (after READY=1:
+    /// it is not needed to restore, and its fsync would only delay READY).
+    func recordInvocation() {
+        guard let current = configuration.invocationID else { return }
+        do {
+            try InvocationRecord(directory: configuration.stateDirectory).write(current)
+        } catch {
+            logger.warning("could not record this instance's invocation id", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
     /// The camera permission from permissiond; not-determined when it cannot be asked.
     private func camera() -> PermissionState {
         guard let permissions else { return .notDetermined }
@@ -66,18 +77,11 @@ struct AppLauncher {
         }
     }
 
-    /// How the last instance ended, if permissiond killed it; records this instance for the next launch.
+    /// How the last instance ended, if permissiond killed it (its LastKill names the invocation recorded last).
     private func lastExit() -> LastExit? {
-        let record = InvocationRecord(directory: configuration.stateDirectory)
-        let previous = record.read()
-        if let current = configuration.invocationID {
-            do {
-                try record.write(current)
-            } catch {
-                logger.warning("could not record this instance's invocation id", metadata: ["ERROR": "\(error)"])
-            }
+        guard let previous = InvocationRecord(directory: configuration.stateDirectory).read(), let permissions else {
+            return nil
         }
-        guard let previous, let permissions else { return nil }
         let kill: LastKill?
         do {
             kill = try permissions.lastKill()

@@ -68,6 +68,7 @@ enum CheckInDemo {
         // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
         let outcome = report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
         try notifier.ready(status: host.status(suffix: outcome))
+        launcher.recordInvocation()
 
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
