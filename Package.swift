@@ -61,6 +61,7 @@ let package = Package(
                 "CheckIn", "RestorationKit", "RelaunchContract", "Systemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -1,0 +1,173 @@
+internal import CheckIn
+internal import Logging
+internal import RelaunchContract
+internal import RestorationKit
+internal import Synchronization
+internal import Systemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The launched app behind one lock, and the I/O its effects ask for (preserve, discard, quit).
+///
+/// Bus handlers call in synchronously from the bus thread and the app service at shutdown, so the
+/// app (not Sendable) lives in a `Mutex`; every effect is carried out while the lock is held, so input
+/// and preservation never interleave.
+final class AppHost: Sendable {
+    private struct Core: ~Copyable {
+        var app: CheckInApp
+        /// A quit (force or not) asked the process to exit; nothing more is preserved.
+        var terminating = false
+    }
+
+    private let core: Mutex<Core>
+    let configuration: DemoConfiguration
+    private let savedState: SavedState
+    private let notifier: ServiceNotifier
+    private let logger: Logger
+    private let hung = Atomic<Bool>(false)
+    private let terminationContinuation: AsyncStream<Void>.Continuation
+    /// Yields once when a quit asks the process to exit.
+    let terminationRequests: AsyncStream<Void>
+
+    init(
+        app: sending CheckInApp, configuration: DemoConfiguration, savedState: SavedState,
+        notifier: ServiceNotifier, logger: Logger
+    ) {
+        core = Mutex(Core(app: app))
+        self.configuration = configuration
+        self.savedState = savedState
+        self.notifier = notifier
+        self.logger = logger
+        (terminationRequests, terminationContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Whether the `hang` test hook was used: the watchdog must no longer be pinged.
+    var isHung: Bool { hung.load(ordering: .acquiring) }
+
+    // MARK: Input
+
+    /// Runs one input on the app and carries out its effects.
+    /// - Throws: The app's `InputError`.
+    func input(_ body: (CheckInApp) throws(InputError) -> [AppEffect]) throws(InputError) {
+        try core.withLock { (core) throws(InputError) in
+            let effects = try body(core.app)
+            perform(effects, &core)
+        }
+    }
+
+    /// The screen drawn as text.
+    func screen() -> String { core.withLock { $0.app.screen() } }
+
+    /// The state as JSON (CONTRACT.md's keys).
+    func stateJSON() -> String { core.withLock { $0.app.stateJSON() } }
+
+    /// The one-line `STATUS=` text for the app as it is now.
+    func status(suffix: String? = nil) -> String { core.withLock { Self.status(of: $0.app, suffix: suffix) } }
+
+    // MARK: Shutdown
+
+    /// SIGTERM (systemctl stop): preserves when in the background (unless a quit already ran), then STOPPING=1.
+    func shutDown(reason: String) {
+        core.withLock { core in
+            if !core.terminating && core.app.lifecycle == .background {
+                preserve(core.app)
+            }
+        }
+        logger.notice("stopping: \(reason)")
+        do {
+            try notifier.notify([.stopping, .status("Stopping: \(reason)")])
+        } catch {
+            logger.warning("could not tell systemd STOPPING=1", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    // MARK: Test hooks
+
+    /// `TestHook hang`: stops the watchdog pings and blocks the app's lock forever on a thread of its own,
+    /// so systemd's watchdog aborts the process.
+    func hang() {
+        logger.warning("test hook: hanging; the watchdog will abort this instance")
+        hung.store(true, ordering: .releasing)
+        startThread { [self] in
+            core.withLock { _ in
+                while true { pause() }
+            }
+        }
+    }
+
+    // MARK: Effects
+
+    /// Carries out `effects`, then sets STATUS to describe the screen (input changes it even without effects).
+    private func perform(_ effects: [AppEffect], _ core: inout Core) {
+        for effect in effects {
+            switch effect {
+            case .lifecycleChanged(let state):
+                logger.event(.lifecycleChanged, "lifecycle changed: \(state.rawValue)", ["LIFECYCLE": state.rawValue])
+            case .preserveState:
+                preserve(core.app)
+            case .openSettings(let permission):
+                logger.notice("opening Settings for the \(permission) permission", metadata: ["PERMISSION": "\(permission)"])
+            case .discardSavedState(let reason):
+                savedState.remove()
+                logger.event(.savedStateDiscarded, "saved state discarded: \(reason)", ["REASON": reason.rawValue])
+            case .terminate:
+                core.terminating = true
+                terminationContinuation.yield()
+            }
+        }
+        updateStatus(Self.status(of: core.app, suffix: core.terminating ? "quitting" : nil))
+    }
+
+    /// Preserves the app's state into both copies and logs `state preserved`.
+    private func preserve(_ app: CheckInApp) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let preservation = try app.preserve()
+            if let warning = preservation.warning { logger.warning("\(warning)") }
+            try savedState.store(preservation.bytes)
+            let elapsed = clock.now - start
+            logger.event(.statePreserved, "state preserved: \(preservation.bytes.count) bytes, generation \(preservation.generation)", [
+                "ARCHIVE_BYTES": "\(preservation.bytes.count)", "ARCHIVE_GENERATION": "\(preservation.generation)",
+                "DURATION_USEC": "\(elapsed.wholeMicroseconds)", "ENCODE_USEC": "\(preservation.durationMicroseconds)",
+            ])
+        } catch {
+            logger.error("could not preserve the app's state; a relaunch will start fresh", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    private func updateStatus(_ text: String) {
+        do {
+            try notifier.notify([.status(text)])
+        } catch {
+            logger.warning("could not update STATUS", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// A one-line description of the screen, e.g. `Showing check-in modal (details), restored`.
+    static func status(of app: CheckInApp, suffix: String?) -> String {
+        let state = app.state()
+        var text: String
+        if app.lifecycle == .background {
+            text = "In the background, state preserved"
+        } else if let modal = state.modal {
+            text = "Showing check-in modal (\(modal.step))"
+        } else if state.venueDetail != nil {
+            text = "Showing venue \(state.venueDetail ?? "")"
+        } else {
+            text = state.selectedTab == "venues" ? "Showing venues" : "Showing check-in tab"
+        }
+        if let suffix { text += ", \(suffix)" }
+        return text
+    }
+}
+
+extension Duration {
+    /// Whole microseconds (DURATION_USEC).
+    var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+}

@@ -1,0 +1,110 @@
+internal import CheckIn
+internal import Logging
+internal import RelaunchContract
+internal import RestorationKit
+internal import Systemd
+
+/// The launch: asks permissiond about the camera and the last kill, gathers the saved state, lets the
+/// engine restore (or not), carries out what it asks, and logs the contract's launch events.
+struct AppLauncher {
+    let configuration: DemoConfiguration
+    let savedState: SavedState
+    /// nil when the system bus cannot be reached.
+    let permissions: PermissionClient?
+    let logger: Logger
+
+    /// Creates and launches the app; on return it is restored (or fresh) and every launch event is logged.
+    func launch() -> (app: CheckInApp, report: LaunchReport) {
+        let app = CheckInApp(buildNumber: configuration.buildNumber, camera: camera())
+        app.lastExit = lastExit()
+        let candidates = savedState.candidates()
+        let report = app.launch(
+            candidates: candidates, restoringMark: CrashingRestoringMark(directory: configuration.stateDirectory))
+
+        for verdict in report.verdicts where verdict.error != nil {
+            logger.notice("saved state from \(verdict.source) cannot be restored", metadata: [
+                "ARCHIVE_SOURCE": "\(verdict.source)", "ARCHIVE_BYTES": "\(verdict.byteCount)",
+                "ERROR": "\(verdict.error.map { "\($0)" } ?? "")",
+            ])
+        }
+        for warning in report.warnings {
+            logger.warning("\(warning)")
+        }
+        for action in report.actions {
+            guard case .discardSavedState(let reason) = action else { continue }
+            savedState.remove()
+            logger.event(.savedStateDiscarded, "saved state discarded: \(reason)", ["REASON": reason.rawValue])
+        }
+        if report.outcome == .restored {
+            for restored in report.restored {
+                logger.event(.viewControllerRestored, "view controller restored: \(restored.path) via \(restored.via.rawValue)", [
+                    "RESTORATION_PATH": restored.path, "RESTORED_VIA": restored.via.rawValue,
+                ])
+            }
+            logger.event(.restorationFinished, "restoration finished: \(report.restoredCount) controllers from \(report.source ?? "?")", [
+                "RESTORED_COUNT": "\(report.restoredCount)", "PRESENTED_PATH": report.presentedPath ?? "",
+                "DURATION_USEC": "\(report.durationMicroseconds)", "ARCHIVE_SOURCE": report.source ?? "",
+            ])
+        }
+        logger.event(.appLaunched, "app launched: \(report.outcome.rawValue), build \(configuration.buildNumber)", [
+            "LAUNCH_OUTCOME": report.outcome.rawValue, "BUILD_NUMBER": configuration.buildNumber,
+            "DISCARD_REASON": report.discardReason?.rawValue ?? "", "ARCHIVE_SOURCE": report.source ?? "",
+        ])
+        return (app, report)
+    }
+
+    /// Records this instance's `$INVOCATION_ID` for the next launch's LastKill comparison (after READY=1:
+    /// it is not needed to restore, and its fsync would only delay READY).
+    func recordInvocation() {
+        guard let current = configuration.invocationID else { return }
+        do {
+            try InvocationRecord(directory: configuration.stateDirectory).write(current)
+        } catch {
+            logger.warning("could not record this instance's invocation id", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// The camera permission from permissiond; not-determined when it cannot be asked.
+    private func camera() -> PermissionState {
+        guard let permissions else { return .notDetermined }
+        do {
+            return try permissions.state(of: .camera)
+        } catch {
+            logger.warning("could not ask permissiond for the camera permission; launching with not-determined", metadata: [
+                "ERROR": "\(error)",
+            ])
+            return .notDetermined
+        }
+    }
+
+    /// How the last instance ended, if permissiond killed it (its LastKill names the invocation recorded last).
+    private func lastExit() -> LastExit? {
+        guard let previous = InvocationRecord(directory: configuration.stateDirectory).read(), let permissions else {
+            return nil
+        }
+        let kill: LastKill?
+        do {
+            kill = try permissions.lastKill()
+        } catch where error.name == BusError.unknownMethodName {
+            logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
+            return nil
+        } catch {
+            logger.warning("could not ask permissiond how the last instance ended", metadata: ["ERROR": "\(error)"])
+            return nil
+        }
+        guard let kill, kill.invocationID == previous else { return nil }
+        guard let permission = Permission(rawValue: kill.permission), let old = PermissionState(rawValue: kill.old),
+            let new = PermissionState(rawValue: kill.new)
+        else {
+            logger.warning("permissiond's LastKill names an unknown permission or state", metadata: [
+                "PERMISSION": "\(kill.permission)", "OLD_STATE": "\(kill.old)", "NEW_STATE": "\(kill.new)",
+            ])
+            return nil
+        }
+        logger.notice("the last instance was killed because \(permission) changed from \(old) to \(new)", metadata: [
+            "EXIT_REASON": "permission-change", "PERMISSION": "\(permission)", "OLD_STATE": "\(old)",
+            "NEW_STATE": "\(new)", "KILLED_INVOCATION_ID": "\(kill.invocationID)",
+        ])
+        return LastExit(permission: permission, old: old, new: new)
+    }
+}

@@ -1,0 +1,85 @@
+internal import CheckIn
+internal import Logging
+internal import RestorationKit
+internal import Systemd
+
+/// `org.relaunch.CheckInDemo1`: turns method calls into app input and answers (docs/DESIGN.md).
+///
+/// Input methods (Tap, Type, Background, Foreground, Quit, TestHook) are for root only: the bus policy
+/// says so, and the caller's uid is checked here again. Bad input is InvalidArgs saying what is accepted.
+struct DemoBusInterface: Sendable {
+    /// `org.freedesktop.DBus.Error.NotSupported`: TestHook without `RELAUNCH_TEST_HOOKS=1`.
+    static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
+    /// The hooks `TestHook` takes.
+    static let testHooks = ["hang", "crash-next-restore"]
+
+    let host: AppHost
+    let logger: Logger
+
+    /// The method handler to export.
+    func handle(_ call: BusMethodCall) throws(BusError) -> BusReply {
+        switch call.member {
+        case "Screen":
+            return .string(host.screen())
+        case "State":
+            return .string(host.stateJSON())
+        case "Ready":
+            // The name is requested only once launching finished, so whoever reaches us sees a launched app.
+            return BusReply(.structure([.bool(true), .string(host.configuration.invocationID ?? "")]))
+        case "Tap":
+            try call.requireRoot()
+            let element = try call.arguments.string(at: 0)
+            try input { app throws(InputError) in try app.tap(element) }
+        case "Type":
+            try call.requireRoot()
+            let field = try call.arguments.string(at: 0)
+            let text = try call.arguments.string(at: 1)
+            try input { app throws(InputError) in try app.type(field, text) }
+        case "Background":
+            try call.requireRoot()
+            try input { $0.background() }
+        case "Foreground":
+            try call.requireRoot()
+            try input { $0.foreground() }
+        case "Quit":
+            try call.requireRoot()
+            let force = try call.arguments.bool(at: 0)
+            logger.notice(force ? "force quit: discarding saved state and exiting" : "quit: preserving state and exiting")
+            try input { force ? $0.forceQuit() : $0.quit() }
+        case "TestHook":
+            try call.requireRoot()
+            try testHook(try call.arguments.string(at: 0))
+        default:
+            throw .failed(name: BusError.unknownMethodName, "org.relaunch.CheckInDemo1 has no method \(call.member)")
+        }
+        return .empty
+    }
+
+    private func input(_ body: (CheckInApp) throws(InputError) -> [AppEffect]) throws(BusError) {
+        do {
+            try host.input(body)
+        } catch {
+            throw .invalidArgs(error.description)
+        }
+    }
+
+    private func testHook(_ name: String) throws(BusError) {
+        guard host.configuration.testHooksEnabled else {
+            throw BusError(name: Self.notSupportedName,
+                           message: "test hooks are off; the unit must set RELAUNCH_TEST_HOOKS=1 (the sandbox's drop-in does)")
+        }
+        switch name {
+        case "hang":
+            host.hang()
+        case "crash-next-restore":
+            do {
+                try CrashingRestoringMark.arm(directory: host.configuration.stateDirectory)
+            } catch {
+                throw .failed("could not arm crash-next-restore: \(error)")
+            }
+            logger.warning("test hook: the next launch that restores will abort while restoring")
+        default:
+            throw .invalidArgs("unknown test hook '\(name)'; accepted: \(Self.testHooks.joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+internal import Logging
+internal import RestorationKit
+internal import Systemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two copies of the restoration archive: `restoration.archive` in the state directory and a sealed
+/// memfd in systemd's file descriptor store (`FDNAME=restoration-archive`), which outlives a SIGKILL.
+struct SavedState: Sendable {
+    /// The archive's file name; scripts rely on it.
+    static let fileName = "restoration.archive"
+    /// The fd store name of the memfd copy.
+    static let fileDescriptorName = "restoration-archive"
+
+    /// The file copy.
+    let file: ArchiveFile
+    /// Talks to systemd (fd store).
+    let notifier: ServiceNotifier
+    let logger: Logger
+
+    init(directory: String, notifier: ServiceNotifier, logger: Logger) {
+        file = ArchiveFile(directory: directory, fileName: Self.fileName)
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    /// Every copy found at launch, as candidates for the launch planner; unreadable copies are logged.
+    ///
+    /// The memfds passed in `LISTEN_FDS` are read and closed: the store keeps its own reference.
+    func candidates() -> [ArchiveCandidate] {
+        var candidates: [ArchiveCandidate] = []
+        do {
+            if let bytes = try file.read() { candidates.append(ArchiveCandidate(source: "file", bytes: bytes)) }
+        } catch {
+            logger.warning("could not read the saved state file; launching without it", metadata: ["ERROR": "\(error)"])
+        }
+        let passed: [ListenedFileDescriptor]
+        do {
+            passed = try ListenFileDescriptors.take()
+        } catch {
+            logger.warning("could not read the descriptors systemd passed (LISTEN_FDS)", metadata: ["ERROR": "\(error)"])
+            return candidates
+        }
+        for descriptor in passed {
+            defer { close(descriptor.fd) }
+            guard descriptor.name == Self.fileDescriptorName else {
+                logger.notice("ignoring a passed descriptor of another name", metadata: ["FDNAME": "\(descriptor.name)"])
+                continue
+            }
+            do {
+                candidates.append(ArchiveCandidate(source: "fdstore", bytes: try SealedMemoryFile.readAll(from: descriptor.fd)))
+            } catch {
+                logger.warning("could not read the fd store's saved state", metadata: ["ERROR": "\(error)"])
+            }
+        }
+        return candidates
+    }
+
+    /// Writes both copies: the file atomically, then a new sealed memfd replacing the stored one.
+    ///
+    /// - Throws: ``StorageError`` when the file cannot be written (the fd store copy is then not touched);
+    ///   a failure of the fd store alone is logged, since the file copy is enough to restore.
+    func store(_ bytes: [UInt8]) throws(StorageError) {
+        try file.write(bytes)
+        do {
+            let fd = try SealedMemoryFile.create(name: Self.fileDescriptorName, bytes: bytes)
+            defer { close(fd) }
+            // At most one copy is kept: FDSTOREREMOVE drops every fd of the name, then the new one goes in.
+            try notifier.removeStoredFileDescriptors(named: Self.fileDescriptorName)
+            try notifier.storeFileDescriptor(fd, name: Self.fileDescriptorName)
+        } catch {
+            logger.warning("could not keep the saved state in the fd store; the file copy remains", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// Deletes both copies; failures are logged (the next launch would discard the copy again).
+    func remove() {
+        do {
+            try file.remove()
+        } catch {
+            logger.error("could not delete the saved state file", metadata: ["ERROR": "\(error)"])
+        }
+        do {
+            try notifier.removeStoredFileDescriptors(named: Self.fileDescriptorName)
+        } catch {
+            logger.error("could not drop the saved state from the fd store", metadata: ["ERROR": "\(error)"])
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// checkin-demo: placeholder entry point.
-print("checkin-demo: not built yet")
