@@ -91,43 +91,16 @@ struct BusService: Service {
         try? connection.flush()
     }
 
-    /// Processes calls on a thread of its own until graceful shutdown or cancellation.
-    ///
-    /// Not `BusConnection.run()`: in Systemd da973d9 its loop wakes its own eventfd after every pass
-    /// (`withBus` ends with `loop.wake()`, also on the loop thread) and spins a core at 100 %. Until that
-    /// is fixed this loop waits in `processPending(waitingUpTo:)`, which does not wake itself; a stop is
-    /// seen within one wait (`stopLatency`).
+    /// Processes calls on the connection's own loop thread until graceful shutdown or cancellation.
     private func serve(_ connection: BusConnection) async throws {
-        let stop = StopFlag()
-        try await withGracefulShutdownHandler {
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    startThread {
-                        do throws(SystemdError) {
-                            while !stop.isSet {
-                                try connection.processPending(waitingUpTo: Self.stopLatency)
-                            }
-                            continuation.resume()
-                        } catch {
-                            continuation.resume(throwing: DemoError(.bus, "the system bus connection failed: \(error)"))
-                        }
-                    }
-                }
-            } onCancel: {
-                stop.set()
+        do {
+            try await withGracefulShutdownHandler {
+                try await connection.run()
+            } onGracefulShutdown: {
+                connection.stop()
             }
-        } onGracefulShutdown: {
-            stop.set()
+        } catch let error as SystemdError {
+            throw DemoError(.bus, "the system bus connection failed: \(error)")
         }
     }
-
-    /// How long a stop may wait for the bus thread.
-    static let stopLatency: Duration = .milliseconds(100)
-}
-
-/// A flag set once from any thread.
-final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    var isSet: Bool { value.load(ordering: .acquiring) }
-    func set() { value.store(true, ordering: .releasing) }
 }

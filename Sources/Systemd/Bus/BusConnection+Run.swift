@@ -10,6 +10,8 @@ final class RunLoopState: Sendable {
     let wakeFD: CInt
     let stopRequested = Atomic<Bool>(false)
     let isRunning = Atomic<Bool>(false)
+    /// The pthread running the loop (0 when none): its own bus use must not wake it again.
+    let loopThread = Atomic<UInt>(0)
 
     init() throws(SystemdError) {
         wakeFD = try sysCall("eventfd") { csystemd_eventfd(0) }
@@ -40,7 +42,9 @@ extension BusConnection {
     public func runBlocking() throws(SystemdError) {
         guard loop.isRunning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { throw SystemdError(code: .init(rawValue: EBUSY), operation: "BusConnection.run", target: "already running") }
+        loop.loopThread.store(BusConnection.currentThreadID, ordering: .releasing)
         defer {
+            loop.loopThread.store(0, ordering: .releasing)
             loop.isRunning.store(false, ordering: .releasing)
             loop.stopRequested.store(false, ordering: .releasing)
         }

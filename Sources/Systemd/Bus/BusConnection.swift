@@ -164,7 +164,7 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Runs `body` with exclusive use of the sd-bus connection (re-entrant on the loop's own thread).
     func withBus<R, E: Error>(_ body: (OpaquePointer) throws(E) -> R) throws(E) -> R {
-        let me = UInt(bitPattern: Int(bitPattern: UInt(pthread_self())))
+        let me = Self.currentThreadID
         if owner.load(ordering: .acquiring) == me {
             return try body(bus)
         }
@@ -179,7 +179,13 @@ public final class BusConnection: @unchecked Sendable {
             }
         }
         // Another thread may have read messages into sd-bus's queue: let a running loop look again.
-        loop.wake()
+        // The loop's own thread looks again anyway; waking it from there would make it spin.
+        if loop.loopThread.load(ordering: .acquiring) != me {
+            loop.wake()
+        }
         return try outcome!.get()
     }
+
+    /// An id of the calling thread, comparable with `owner` and the loop's thread.
+    static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }
 }
