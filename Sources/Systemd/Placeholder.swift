@@ -1,1 +1,0 @@
-// Systemd: placeholder until its first real file lands.

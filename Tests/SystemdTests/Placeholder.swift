@@ -1,1 +1,0 @@
-// SystemdTests: placeholder.
