@@ -5,14 +5,35 @@ import Testing
 import Glibc
 #endif
 
-/// Touches NOTIFY_SOCKET, so serialized; nothing else in this target reads it.
-@Suite("Service notifier", .serialized)
+/// Touches NOTIFY_SOCKET and LISTEN_*, so serialized; nothing else in this target reads them.
+@Suite("Service notifier and listen fds", .serialized)
 struct ServiceNotifierTests {
     @Test func isANoOpWithoutNotifySocket() throws {
         try withEnvironment("NOTIFY_SOCKET", nil) { () throws in
             #expect(!ServiceNotifier.isSupervised)
             #expect(try ServiceNotifier().ready(status: "ignored") == false)
             #expect(try ServiceNotifier().storeFileDescriptor(0, name: "x") == false)
+        }
+    }
+
+    @Test func listenFileDescriptorsComeWithNames() throws {
+        // fd 3 is open in the test runner; sd_listen_fds only marks it close-on-exec.
+        try withEnvironment("LISTEN_PID", String(getpid())) { () throws in
+            try withEnvironment("LISTEN_FDS", "1") { () throws in
+                try withEnvironment("LISTEN_FDNAMES", "restoration") { () throws in
+                    #expect(try ListenFileDescriptors.take() == [ListenedFileDescriptor(fd: 3, name: "restoration")])
+                    #expect(try ListenFileDescriptors.first(named: "restoration")?.fd == 3)
+                    #expect(try ListenFileDescriptors.first(named: "other") == nil)
+                }
+            }
+            try withEnvironment("LISTEN_FDS", nil) { () throws in
+                #expect(try ListenFileDescriptors.take().isEmpty)
+            }
+        }
+        try withEnvironment("LISTEN_PID", String(getpid() + 1)) { () throws in
+            try withEnvironment("LISTEN_FDS", "1") { () throws in
+                #expect(try ListenFileDescriptors.take().isEmpty, "another process's fds are not ours")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -64,4 +65,15 @@ func withEnvironment<R>(_ name: String, _ value: String?, _ body: () throws -> R
     if let value { setenv(name, value, 1) } else { unsetenv(name) }
     defer { if let old { setenv(name, old, 1) } else { unsetenv(name) } }
     return try body()
+}
+
+/// A shared, lock-protected value that escaping closures (bus handlers) can capture.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    var value: Value { mutex.withLock { $0 } }
+
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
 }

@@ -1,0 +1,135 @@
+import CSystemd
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The run loop's wake-up eventfd and flags, shared between the loop thread and callers of `stop()`.
+final class RunLoopState: Sendable {
+    let wakeFD: CInt
+    let stopRequested = Atomic<Bool>(false)
+    let isRunning = Atomic<Bool>(false)
+
+    init() throws(SystemdError) {
+        wakeFD = try sysCall("eventfd") { csystemd_eventfd(0) }
+    }
+
+    deinit { close(wakeFD) }
+
+    /// Interrupts the loop's poll so it processes again (no-op when no loop runs).
+    func wake() {
+        guard isRunning.load(ordering: .acquiring) else { return }
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, 8)
+    }
+
+    func drain() {
+        var value: UInt64 = 0
+        _ = read(wakeFD, &value, 8)
+    }
+}
+
+extension BusConnection {
+    /// Processes messages on the calling thread until ``stop()`` is called or the connection drops.
+    ///
+    /// Method and signal handlers run on this thread. A ``stop()`` issued before the loop starts
+    /// makes it return at once.
+    /// - Throws: ``SystemdError`` when the connection fails (e.g. `ECONNRESET` when the bus goes away)
+    ///   or if a loop is already running on this connection (`EBUSY`).
+    public func runBlocking() throws(SystemdError) {
+        guard loop.isRunning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { throw SystemdError(code: .init(rawValue: EBUSY), operation: "BusConnection.run", target: "already running") }
+        defer {
+            loop.isRunning.store(false, ordering: .releasing)
+            loop.stopRequested.store(false, ordering: .releasing)
+        }
+        while !loop.stopRequested.load(ordering: .acquiring) {
+            let wait = try withBus { (bus) throws(SystemdError) in try Self.processAll(bus) }
+            var fds = [
+                pollfd(fd: wait.fd, events: Int16(wait.events), revents: 0),
+                pollfd(fd: loop.wakeFD, events: Int16(POLLIN), revents: 0),
+            ]
+            _ = try sysCall("poll", on: "the bus connection") { poll(&fds, 2, wait.timeoutMilliseconds) }
+            if fds[1].revents != 0 { loop.drain() }
+        }
+    }
+
+    /// Runs the loop on a dedicated thread until the task is cancelled, ``stop()`` is called or the
+    /// connection drops. Handlers run on that thread, not on the caller's executor.
+    /// - Throws: ``SystemdError`` as ``runBlocking()`` does; cancellation returns normally.
+    public func run() async throws(SystemdError) {
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SystemdError>, Never>) in
+                do throws(SystemdError) {
+                    try startLoopThread { error in
+                        continuation.resume(returning: error.map { .failure($0) } ?? .success(()))
+                    }
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        } onCancel: {
+            self.stop()
+        }
+        try result.get()
+    }
+
+    /// Starts ``runBlocking()`` on a new thread and returns at once (for code that is not async).
+    ///
+    /// - Parameter onExit: Runs on that thread when the loop ends: nil after ``stop()``, else the error.
+    public func startLoopThread(onExit: @escaping @Sendable (SystemdError?) -> Void = { _ in }) throws(SystemdError) {
+        try spawnDetachedThread {
+            do throws(SystemdError) {
+                try self.runBlocking()
+                onExit(nil)
+            } catch {
+                onExit(error)
+            }
+        }
+    }
+
+    /// Whether a loop is processing this connection right now.
+    public var isRunning: Bool { loop.isRunning.load(ordering: .acquiring) }
+
+    /// Makes the running (or the next) loop return; safe from any thread.
+    public func stop() {
+        loop.stopRequested.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(loop.wakeFD, &one, 8)
+    }
+
+    /// For single-threaded programs (a CLI waiting for a signal): processes what is pending, waits up
+    /// to `timeout` for more, and processes that. Holds the connection for the whole wait.
+    public func processPending(waitingUpTo timeout: Duration) throws(SystemdError) {
+        try withBus { (bus) throws(SystemdError) in
+            _ = try Self.processAll(bus)
+            let usec = UInt64(max(0, timeout / .microseconds(1)))
+            _ = try sdCall("sd_bus_wait") { sd_bus_wait(bus, usec) }
+            _ = try Self.processAll(bus)
+        }
+    }
+
+    private struct Wait {
+        var fd: CInt
+        var events: CInt
+        var timeoutMilliseconds: CInt
+    }
+
+    /// Processes until sd-bus has nothing left to do; returns what to poll for next.
+    private static func processAll(_ bus: OpaquePointer) throws(SystemdError) -> Wait {
+        while try sdCall("sd_bus_process", { sd_bus_process(bus, nil) }) > 0 {}
+        let fd = try sdCall("sd_bus_get_fd") { sd_bus_get_fd(bus) }
+        let events = try sdCall("sd_bus_get_events") { sd_bus_get_events(bus) }
+        var deadline: UInt64 = 0
+        _ = try sdCall("sd_bus_get_timeout") { sd_bus_get_timeout(bus, &deadline) }
+        var timeout: CInt = -1
+        if deadline != UInt64.max {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+            timeout = deadline <= nowUsec ? 0 : CInt(clamping: (deadline - nowUsec + 999) / 1000)
+        }
+        return Wait(fd: fd, events: events, timeoutMilliseconds: timeout)
+    }
+}

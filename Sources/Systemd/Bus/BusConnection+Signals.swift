@@ -1,0 +1,89 @@
+import CSystemd
+
+/// A signal received through ``BusConnection/subscribe(_:handler:)``.
+public struct BusSignal: Sendable, Hashable {
+    /// The sender's unique name.
+    public var sender: String?
+    /// The emitting object's path.
+    public var path: String
+    /// The interface name.
+    public var interface: String
+    /// The signal name.
+    public var member: String
+    /// The signal's values.
+    public var arguments: BusValues
+}
+
+/// A signal subscription; active while this value lives (or until ``cancel()``).
+public final class BusSubscription: Sendable {
+    private let slot: BusSlot
+
+    init(slot: BusSlot) { self.slot = slot }
+
+    /// Ends the subscription.
+    public func cancel() { slot.cancel() }
+}
+
+/// A D-Bus match rule for signals, e.g. `type='signal',interface='org.relaunch.Permissions1',member='Changed'`.
+public struct BusMatchRule: Sendable, Hashable, CustomStringConvertible {
+    /// The rule text.
+    public var description: String
+
+    /// A rule matching signals by any of sender, path, interface and member.
+    public init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
+        let parts: [(String, String?)] = [
+            ("type", "signal"), ("sender", sender), ("path", path), ("interface", interface), ("member", member),
+        ]
+        description = parts.compactMap { key, value in value.map { "\(key)='\($0)'" } }.joined(separator: ",")
+    }
+
+    /// A rule given as text.
+    public init(rawValue: String) { description = rawValue }
+}
+
+extension BusConnection {
+    /// Calls `handler` (on the loop thread) for every signal matching `rule`.
+    ///
+    /// Signals are delivered by ``run()`` or ``processPending(waitingUpTo:)``.
+    /// - Returns: The subscription; keep it alive.
+    public func subscribe(
+        _ rule: BusMatchRule, handler: @escaping @Sendable (BusSignal) -> Void
+    ) throws(BusError) -> BusSubscription {
+        let context = Unmanaged.passRetained(SignalContext(handler)).toOpaque()
+        let slot = try withBus { (bus) throws(BusError) -> OpaquePointer in
+            var slot: OpaquePointer?
+            let result = sd_bus_add_match(bus, &slot, rule.description, signalDispatch, context)
+            if result < 0 {
+                Unmanaged<SignalContext>.fromOpaque(context).release()
+                throw BusError(errno: -result, operation: "add match \(rule)")
+            }
+            sd_bus_slot_set_destroy_callback(slot, signalRelease)
+            return slot!
+        }
+        return BusSubscription(slot: BusSlot(connection: self, slot: slot))
+    }
+}
+
+private final class SignalContext: Sendable {
+    let handler: @Sendable (BusSignal) -> Void
+    init(_ handler: @escaping @Sendable (BusSignal) -> Void) { self.handler = handler }
+}
+
+private let signalDispatch: sd_bus_message_handler_t = { message, context, _ in
+    guard let message, let context else { return 0 }
+    let subscription = Unmanaged<SignalContext>.fromOpaque(context).takeUnretainedValue()
+    guard case .success(let values) = busRead(message) else { return 0 }
+    func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+    subscription.handler(BusSignal(
+        sender: text(sd_bus_message_get_sender(message)),
+        path: text(sd_bus_message_get_path(message)) ?? "",
+        interface: text(sd_bus_message_get_interface(message)) ?? "",
+        member: text(sd_bus_message_get_member(message)) ?? "",
+        arguments: BusValues(values)
+    ))
+    return 0
+}
+
+private let signalRelease: sd_bus_destroy_t = { context in
+    if let context { Unmanaged<SignalContext>.fromOpaque(context).release() }
+}

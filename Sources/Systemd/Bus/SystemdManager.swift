@@ -1,0 +1,108 @@
+/// What systemd reports about a unit (from `org.freedesktop.systemd1.Unit` and `.Service`).
+public struct UnitStatus: Sendable, Hashable {
+    /// The unit's name, e.g. `checkin-demo.service`.
+    public var name: String
+    /// `active`, `reloading`, `inactive`, `failed`, `activating`, `deactivating`.
+    public var activeState: String
+    /// The type-specific state, e.g. `running`, `auto-restart`, `dead`.
+    public var subState: String
+    /// The current invocation id as 32 lowercase hex digits (`$INVOCATION_ID`), or `""` if none.
+    public var invocationID: String
+    /// The main process id, 0 if none.
+    public var mainPID: UInt32
+    /// How often systemd restarted the service automatically.
+    public var restartCount: UInt32
+
+    /// Whether a process of the unit may be running: `active`, `reloading` or `activating`.
+    public var isRunning: Bool { ["active", "reloading", "activating"].contains(activeState) }
+}
+
+/// Typed helpers for `org.freedesktop.systemd1.Manager` and unit properties.
+///
+/// Works on the system bus (``BusConnection/system()``) or systemd's private socket
+/// (``BusConnection/systemdPrivate(path:)``).
+public struct SystemdManager: Sendable {
+    /// `org.freedesktop.systemd1`
+    public static let destination = "org.freedesktop.systemd1"
+    /// `/org/freedesktop/systemd1`
+    public static let path = "/org/freedesktop/systemd1"
+    /// `org.freedesktop.systemd1.Manager`
+    public static let managerInterface = "org.freedesktop.systemd1.Manager"
+    /// `org.freedesktop.systemd1.NoSuchUnit`: the unit is not loaded.
+    public static let noSuchUnitErrorName = "org.freedesktop.systemd1.NoSuchUnit"
+
+    /// The connection calls go through.
+    public let connection: BusConnection
+
+    /// Talks to systemd over `connection`.
+    public init(connection: BusConnection) {
+        self.connection = connection
+    }
+
+    /// The object path of a loaded unit (`GetUnit`).
+    /// - Throws: ``BusError`` named ``noSuchUnitErrorName`` when the unit is not loaded.
+    public func unitPath(_ unit: String) throws(BusError) -> String {
+        try callManager("GetUnit", [.string(unit)]).string(at: 0)
+    }
+
+    /// Sends `signal` to the unit's processes (`KillUnit`); `whom` is `main`, `control` or `all`.
+    public func killUnit(_ unit: String, whom: String = "main", signal: Int32 = 9) throws(BusError) {
+        try callManager("KillUnit", [.string(unit), .string(whom), .int32(signal)])
+    }
+
+    /// The unit's state, or nil when systemd has not loaded it (never started since boot, or gone).
+    public func unitStatus(_ unit: String) throws(BusError) -> UnitStatus? {
+        let path: String
+        do throws(BusError) {
+            path = try unitPath(unit)
+        } catch where error.name == Self.noSuchUnitErrorName {
+            return nil
+        }
+        let unitInterface = "org.freedesktop.systemd1.Unit"
+        let serviceInterface = "org.freedesktop.systemd1.Service"
+        let isService = unit.hasSuffix(".service")
+        return UnitStatus(
+            name: unit,
+            activeState: try property(path, unitInterface, "ActiveState").stringValue ?? "",
+            subState: try property(path, unitInterface, "SubState").stringValue ?? "",
+            invocationID: Self.hex(try property(path, unitInterface, "InvocationID").bytesValue ?? []),
+            mainPID: isService ? UInt32(try property(path, serviceInterface, "MainPID").uint64Value ?? 0) : 0,
+            restartCount: isService ? UInt32(try property(path, serviceInterface, "NRestarts").uint64Value ?? 0) : 0
+        )
+    }
+
+    /// The unit's `ActiveState`, or `inactive` when it is not loaded.
+    public func activeState(_ unit: String) throws(BusError) -> String {
+        try unitStatus(unit)?.activeState ?? "inactive"
+    }
+
+    /// The unit's `InvocationID` as hex, or `""` when it is not loaded or has none.
+    public func invocationID(_ unit: String) throws(BusError) -> String {
+        guard let path = try? unitPath(unit) else { return "" }
+        return Self.hex(try property(path, "org.freedesktop.systemd1.Unit", "InvocationID").bytesValue ?? [])
+    }
+
+    /// Lowercase hex of `bytes` (how `$INVOCATION_ID` is written).
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @discardableResult
+    private func callManager(_ member: String, _ arguments: [BusValue]) throws(BusError) -> BusValues {
+        try connection.call(
+            destination: Self.destination, path: Self.path, interface: Self.managerInterface,
+            member: member, arguments: arguments
+        )
+    }
+
+    private func property(_ path: String, _ interface: String, _ name: String) throws(BusError) -> BusValue {
+        try connection.property(destination: Self.destination, path: path, interface: interface, name: name)
+    }
+}

@@ -1,0 +1,215 @@
+import CSystemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the systemd journal: open, filter with matches, seek, step and read entries.
+///
+/// Not thread-safe (like `sd_journal`): use one reader from one thread at a time.
+/// ```swift
+/// let reader = try JournalReader(directory: "/tmp/journal")   // or JournalReader()
+/// try reader.addMatch("SYSLOG_IDENTIFIER", "checkin-demo")
+/// try reader.seek(realtimeMicroseconds: since)
+/// while let entry = try reader.nextEntry() { print(entry.message ?? "") }
+/// ```
+public final class JournalReader {
+    /// Which journal files ``init(flags:)`` opens (`SD_JOURNAL_*`).
+    public struct OpenFlags: OptionSet, Sendable, Hashable {
+        /// The `SD_JOURNAL_*` bits.
+        public var rawValue: Int32
+        /// Wraps `SD_JOURNAL_*` bits.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// Only this machine's journal (not other machines' files in the journal directories).
+        public static let localOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_LOCAL_ONLY))
+        /// Only the volatile journal in /run.
+        public static let runtimeOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_RUNTIME_ONLY))
+        /// System services and the kernel.
+        public static let system = OpenFlags(rawValue: Int32(SD_JOURNAL_SYSTEM))
+        /// The current user's journal.
+        public static let currentUser = OpenFlags(rawValue: Int32(SD_JOURNAL_CURRENT_USER))
+    }
+
+    private let journal: OpaquePointer
+    private let source: String
+
+    /// Opens the machine's journal (`sd_journal_open`), by default this machine's files only.
+    public init(flags: OpenFlags = [.localOnly]) throws(SystemdError) {
+        var raw: OpaquePointer?
+        _ = try sdCall("sd_journal_open", on: "the system journal") { sd_journal_open(&raw, flags.rawValue) }
+        journal = raw!
+        source = "the system journal"
+        sd_journal_set_data_threshold(journal, 0)
+    }
+
+    /// Opens the journal files in `directory` (`sd_journal_open_directory`), e.g. an exported journal.
+    public init(directory: String) throws(SystemdError) {
+        var raw: OpaquePointer?
+        _ = try sdCall("sd_journal_open_directory", on: directory) { sd_journal_open_directory(&raw, directory, 0) }
+        journal = raw!
+        source = directory
+        sd_journal_set_data_threshold(journal, 0)
+    }
+
+    deinit { sd_journal_close(journal) }
+
+    // MARK: Matches
+
+    /// Only entries with `field=value` (same field twice: either value; different fields: both).
+    public func addMatch(_ field: String, _ value: String) throws(SystemdError) {
+        let match = Array("\(field)=\(value)".utf8)
+        _ = try sdCall("sd_journal_add_match", on: "\(field)=\(value)") {
+            match.withUnsafeBytes { sd_journal_add_match(journal, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Starts an alternative group of matches: entries matching the groups before OR the next one.
+    public func addDisjunction() throws(SystemdError) {
+        _ = try sdCall("sd_journal_add_disjunction", on: source) { sd_journal_add_disjunction(journal) }
+    }
+
+    /// Combines the groups before AND the next one.
+    public func addConjunction() throws(SystemdError) {
+        _ = try sdCall("sd_journal_add_conjunction", on: source) { sd_journal_add_conjunction(journal) }
+    }
+
+    /// Removes every match.
+    public func flushMatches() { sd_journal_flush_matches(journal) }
+
+    // MARK: Seeking
+
+    /// Before the first entry; ``next()`` then reads the oldest.
+    public func seekHead() throws(SystemdError) {
+        _ = try sdCall("sd_journal_seek_head", on: source) { sd_journal_seek_head(journal) }
+    }
+
+    /// After the last entry; ``previous()`` then reads the newest.
+    public func seekTail() throws(SystemdError) {
+        _ = try sdCall("sd_journal_seek_tail", on: source) { sd_journal_seek_tail(journal) }
+    }
+
+    /// Just before the first entry at or after `realtimeMicroseconds` (µs since the epoch).
+    public func seek(realtimeMicroseconds: UInt64) throws(SystemdError) {
+        _ = try sdCall("sd_journal_seek_realtime_usec", on: source) {
+            sd_journal_seek_realtime_usec(journal, realtimeMicroseconds)
+        }
+    }
+
+    /// At the entry `cursor` names; ``next()`` then reads that entry (or the closest one).
+    public func seek(cursor: String) throws(SystemdError) {
+        _ = try sdCall("sd_journal_seek_cursor", on: cursor) { sd_journal_seek_cursor(journal, cursor) }
+    }
+
+    // MARK: Stepping
+
+    /// Moves to the next entry; false at the end.
+    public func next() throws(SystemdError) -> Bool {
+        try sdCall("sd_journal_next", on: source) { sd_journal_next(journal) } > 0
+    }
+
+    /// Moves to the previous entry; false at the beginning.
+    public func previous() throws(SystemdError) -> Bool {
+        try sdCall("sd_journal_previous", on: source) { sd_journal_previous(journal) } > 0
+    }
+
+    /// Moves forward and reads the entry there, or nil at the end.
+    public func nextEntry() throws(SystemdError) -> JournalEntry? {
+        try next() ? try currentEntry() : nil
+    }
+
+    /// Moves backward and reads the entry there, or nil at the beginning.
+    public func previousEntry() throws(SystemdError) -> JournalEntry? {
+        try previous() ? try currentEntry() : nil
+    }
+
+    /// Reads up to `limit` entries forward from the current position.
+    public func entries(limit: Int = .max) throws(SystemdError) -> [JournalEntry] {
+        var result: [JournalEntry] = []
+        while result.count < limit, let entry = try nextEntry() { result.append(entry) }
+        return result
+    }
+
+    /// Waits up to `timeout` for the journal to change (for following); true if it did.
+    public func wait(timeout: Duration) throws(SystemdError) -> Bool {
+        let usec = UInt64(max(0, timeout / .microseconds(1)))
+        return try sdCall("sd_journal_wait", on: source) { sd_journal_wait(journal, usec) } != Int32(SD_JOURNAL_NOP)
+    }
+
+    // MARK: The current entry
+
+    /// Every field of the current entry (for a repeated field, the last value; binary data is
+    /// decoded as UTF-8 with replacement characters).
+    public func currentFields() throws(SystemdError) -> [String: String] {
+        var fields: [String: String] = [:]
+        sd_journal_restart_data(journal)
+        while true {
+            var data: UnsafeRawPointer?
+            var length = 0
+            let result = try sdCall("sd_journal_enumerate_data", on: source) {
+                sd_journal_enumerate_data(journal, &data, &length)
+            }
+            guard result > 0, let data else { return fields }
+            let (name, value) = Self.split(UnsafeRawBufferPointer(start: data, count: length))
+            fields[name] = value
+        }
+    }
+
+    /// The value of `field` in the current entry, or nil if it has none.
+    public func field(_ name: String) throws(SystemdError) -> String? {
+        var data: UnsafeRawPointer?
+        var length = 0
+        let result = sd_journal_get_data(journal, name, &data, &length)
+        if result == -ENOENT { return nil }
+        _ = try sdCall("sd_journal_get_data", on: name) { result }
+        return data.map { Self.split(UnsafeRawBufferPointer(start: $0, count: length)).value }
+    }
+
+    /// The current entry's wall-clock time in µs since the epoch.
+    public func realtimeMicroseconds() throws(SystemdError) -> UInt64 {
+        var usec: UInt64 = 0
+        _ = try sdCall("sd_journal_get_realtime_usec", on: source) { sd_journal_get_realtime_usec(journal, &usec) }
+        return usec
+    }
+
+    /// The current entry's monotonic time in µs and the boot it belongs to.
+    public func monotonic() throws(SystemdError) -> (microseconds: UInt64, bootID: String) {
+        var usec: UInt64 = 0
+        var boot = sd_id128_t()
+        _ = try sdCall("sd_journal_get_monotonic_usec", on: source) {
+            sd_journal_get_monotonic_usec(journal, &usec, &boot)
+        }
+        let bytes = withUnsafeBytes(of: boot.bytes) { Array($0) }
+        return (usec, SystemdManager.hex(bytes))
+    }
+
+    /// The current entry's cursor.
+    public func cursor() throws(SystemdError) -> String {
+        var raw: UnsafeMutablePointer<CChar>?
+        _ = try sdCall("sd_journal_get_cursor", on: source) { sd_journal_get_cursor(journal, &raw) }
+        defer { free(raw) }
+        return String(cString: raw!)
+    }
+
+    /// Whether the current entry is the one `cursor` names.
+    public func isAt(cursor: String) throws(SystemdError) -> Bool {
+        try sdCall("sd_journal_test_cursor", on: cursor) { sd_journal_test_cursor(journal, cursor) } > 0
+    }
+
+    /// The current entry with its fields, timestamps and cursor.
+    public func currentEntry() throws(SystemdError) -> JournalEntry {
+        let (monotonicUsec, bootID) = try monotonic()
+        return JournalEntry(
+            fields: try currentFields(), realtimeMicroseconds: try realtimeMicroseconds(),
+            monotonicMicroseconds: monotonicUsec, bootID: bootID, cursor: try cursor()
+        )
+    }
+
+    private static func split(_ bytes: UnsafeRawBufferPointer) -> (name: String, value: String) {
+        guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+            return (String(decoding: bytes, as: UTF8.self), "")
+        }
+        return (String(decoding: bytes[..<equals], as: UTF8.self),
+                String(decoding: bytes[(equals + 1)...], as: UTF8.self))
+    }
+}

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a detached POSIX thread running `body` (no Foundation needed).
+func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(SystemdError) {
+    final class Box: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    if result != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        throw SystemdError(code: .init(rawValue: result), operation: "pthread_create")
+    }
+    pthread_detach(thread)
+}

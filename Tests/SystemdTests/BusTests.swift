@@ -1,0 +1,223 @@
+import Testing
+@testable import Systemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("sd-bus against a private dbus-daemon")
+struct BusTests {
+    static let elements = ["tab:venues", "tab:check-in", "check-in", "scan", "open-settings", "done"]
+
+    /// A CheckInDemo1 handler with the real access rules, recording who tapped what.
+    static func demoHandler(_ taps: Locked<[String]>) -> BusMethodHandler {
+        { (call: BusMethodCall) throws(BusError) -> BusReply in
+            switch call.member {
+            case "Tap":
+                try call.requireRoot()
+                let element = try call.arguments.string(at: 0)
+                guard elements.contains(element) || element.hasPrefix("venue:") else {
+                    throw .invalidArgs("Unknown element '\(element)'. Accepted: \(elements.joined(separator: ", ")), venue:ID.")
+                }
+                taps.withLock { $0.append(element) }
+                return .empty
+            case "Quit":
+                _ = try call.arguments.bool(at: 0)
+                return .empty
+            case "Screen":
+                return .string("┌ Venues ┐\nline two")
+            case "Ready":
+                return BusReply(.structure([.bool(true), .string("0123456789abcdef0123456789abcdef")]))
+            case "State":
+                return BusReply(.bool(true))  // wrong on purpose: the vtable says "s"
+            default:
+                throw .failed(name: "org.relaunch.CheckInDemo1.Error.Failed", "\(call.member) is not implemented")
+            }
+        }
+    }
+
+    @Test func exportsCallsAndErrors() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try BusConnection(address: bus.address)
+        let taps = Locked<[String]>([])
+        let object = try server.export(.checkInDemo1, handler: Self.demoHandler(taps))
+        try server.requestName("org.relaunch.CheckInDemo1")
+        try server.startLoopThread()
+        defer { server.stop() }
+
+        let client = try BusConnection(address: bus.address)
+        #expect(client.uniqueName?.hasPrefix(":") == true)
+        func call(_ member: String, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {
+            try client.call(destination: "org.relaunch.CheckInDemo1", path: "/org/relaunch/CheckInDemo1",
+                            interface: "org.relaunch.CheckInDemo1", member: member, arguments: arguments)
+        }
+
+        #expect(try call("Screen").string(at: 0) == "┌ Venues ┐\nline two")
+        let ready = try call("Ready")
+        #expect(ready.signature == "(bs)")
+        #expect(try ready.structure(at: 0).bool(at: 0))
+        #expect(try ready.structure(at: 0).string(at: 1) == "0123456789abcdef0123456789abcdef")
+        #expect(try call("Tap", ["scan"]).isEmpty)
+        #expect(try call("Quit", [true]).isEmpty)
+        #expect(taps.value == ["scan"])
+
+        let invalid = #expect(throws: BusError.self) { try call("Tap", ["nope"]) }
+        #expect(invalid?.name == BusError.invalidArgsName)
+        #expect(invalid?.message.contains("Accepted: tab:venues") == true)
+
+        let wrongType = #expect(throws: BusError.self) { try call("Tap", [.uint32(1)]) }
+        #expect(wrongType?.name == BusError.invalidArgsName)
+
+        let mismatch = #expect(throws: BusError.self) { try call("State") }
+        #expect(mismatch?.name == BusError.failedName)
+        #expect(mismatch?.message.contains("expected 's'") == true)
+
+        let custom = #expect(throws: BusError.self) { try call("TestHook", ["hang"]) }
+        #expect(custom?.name == "org.relaunch.CheckInDemo1.Error.Failed")
+
+        let unknown = #expect(throws: BusError.self) { try call("Fly") }
+        #expect(unknown?.name == BusError.unknownMethodName)
+
+        let absent = #expect(throws: BusError.self) {
+            try client.call(destination: "org.relaunch.Nobody1", path: "/", interface: "org.relaunch.Nobody1", member: "X")
+        }
+        #expect(absent?.isUnreachable == true)
+
+        object.cancel()
+        let gone = #expect(throws: BusError.self) { try call("Screen") }
+        #expect(gone?.name == BusError.unknownObjectName || gone?.name == BusError.unknownMethodName)
+
+    }
+
+    @Test func sendersUIDComesFromTheBus() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try BusConnection(address: bus.address)
+        let taps = Locked<[String]>([])
+        let uids = Locked<[UInt32?]>([])
+        let handler = Self.demoHandler(taps)
+        let object = try server.export(.checkInDemo1) { (call: BusMethodCall) throws(BusError) -> BusReply in
+            uids.withLock { $0.append(call.senderUID) }
+            return try handler(call)
+        }
+        try server.requestName("org.relaunch.CheckInDemo1")
+        try server.startLoopThread()
+        defer { server.stop() }
+
+        let output = bus.directory.path + "/busctl.out"
+        let status = run(["/bin/sh", "-c", """
+            exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+              /usr/bin/busctl --address=\(bus.address) call org.relaunch.CheckInDemo1 \
+              /org/relaunch/CheckInDemo1 org.relaunch.CheckInDemo1 Tap s scan >\(output) 2>&1
+            """])
+        let text = try readFile(output)
+        #expect(status != 0)
+        #expect(text.contains("Access denied"), "busctl said: \(text)")  // busctl prints the errno text only
+        #expect(uids.value == [65534])
+        #expect(taps.value.isEmpty)
+
+        // Anyone may read the screen.
+        let screen = run(["/bin/sh", "-c", """
+            exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups \
+              /usr/bin/busctl --address=\(bus.address) call org.relaunch.CheckInDemo1 \
+              /org/relaunch/CheckInDemo1 org.relaunch.CheckInDemo1 Screen >\(output) 2>&1
+            """])
+        let screenText = try readFile(output)
+        #expect(screen == 0, "busctl said: \(screenText)")
+
+        // Root passes.
+        let client = try BusConnection(address: bus.address)
+        try client.call(destination: "org.relaunch.CheckInDemo1", path: "/org/relaunch/CheckInDemo1",
+                        interface: "org.relaunch.CheckInDemo1", member: "Tap", arguments: ["done"])
+        #expect(uids.value.last == 0)
+        #expect(taps.value == ["done"])
+        object.cancel()
+    }
+
+    @Test func changedSignalArrives() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try BusConnection(address: bus.address)
+        let object = try server.export(.permissions1) { (call: BusMethodCall) throws(BusError) -> BusReply in
+            switch call.member {
+            case "List": return BusReply(.stringDictionary(["camera": "denied", "photos": "allowed"]))
+            case "ListApps": return BusReply(.stringArray(["checkin-demo"]))
+            case "LastKill": return BusReply(.structure(["", "", "", "", .uint64(0)]))
+            default: throw .invalidArgs("not in this test")
+            }
+        }
+        try server.requestName("org.relaunch.Permissions1")
+        // The async entry point, as a ServiceGroup would use it.
+        let serverLoop = Task { try await server.run() }
+        defer { serverLoop.cancel() }
+        while !server.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+
+        let client = try BusConnection(address: bus.address)
+        let received = Locked<[BusSignal]>([])
+        let subscription = try client.subscribe(
+            BusMatchRule(interface: "org.relaunch.Permissions1", member: "Changed")
+        ) { signal in received.withLock { $0.append(signal) } }
+        try client.startLoopThread()
+        defer { client.stop() }
+
+        let permissions = { (member: String, arguments: [BusValue]) throws(BusError) -> BusValues in
+            try client.call(destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
+                            interface: "org.relaunch.Permissions1", member: member, arguments: arguments)
+        }
+        #expect(try permissions("List", ["checkin-demo"]).stringDictionary(at: 0) == ["camera": "denied", "photos": "allowed"])
+        #expect(try permissions("ListApps", []).stringArray(at: 0) == ["checkin-demo"])
+        #expect(try permissions("LastKill", ["checkin-demo"]).signature == "(sssst)")
+
+        try server.emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
+                              member: "Changed", arguments: ["checkin-demo", "camera", "denied", "allowed", true])
+        for _ in 0..<500 where received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+
+        let signal = try #require(received.withLock { $0.first })
+        #expect(signal.member == "Changed")
+        #expect(signal.path == "/org/relaunch/Permissions1")
+        #expect(signal.arguments.signature == "ssssb")
+        #expect(try signal.arguments.string(at: 0) == "checkin-demo")
+        #expect(try signal.arguments.bool(at: 4))
+        subscription.cancel()
+        object.cancel()
+        serverLoop.cancel()
+        try await serverLoop.value
+        #expect(!server.isRunning)
+    }
+
+    @Test func runReturnsWhenCancelledBeforeItStarts() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let connection = try BusConnection(address: bus.address)
+        let loop = Task { try await connection.run() }
+        loop.cancel()
+        try await loop.value
+    }
+
+    @Test func interfacesKnowTheirSignatures() {
+        #expect(BusInterface.permissions1.name == "org.relaunch.Permissions1")
+        #expect(BusInterface.permissions1.objectPath == "/org/relaunch/Permissions1")
+        #expect(BusInterface.permissions1.inputSignature(of: "Set") == "sss")
+        #expect(BusInterface.permissions1.outputSignature(of: "List") == "a{ss}")
+        #expect(BusInterface.permissions1.outputSignature(of: "LastKill") == "(sssst)")
+        #expect(BusInterface.checkInDemo1.outputSignature(of: "Ready") == "(bs)")
+        #expect(BusInterface.checkInDemo1.inputSignature(of: "Quit") == "b")
+        #expect(BusInterface.checkInDemo1.outputSignature(of: "Nope") == nil)
+    }
+
+    @Test func valuesHaveSignatures() {
+        #expect(BusValue.stringDictionary(["a": "b"]).signature == "a{ss}")
+        #expect(BusValue.stringArray([]).signature == "as")
+        #expect(BusValue.structure([true, "x"]).signature == "(bs)")
+        #expect(BusValues(["a", "b", "c", "d", true]).signature == "ssssb")
+        #expect(SystemdManager.hex([0x0c, 0x3e, 0xff]) == "0c3eff")
+    }
+}
+
+func readFile(_ path: String) throws -> String {
+    let fd = open(path, O_RDONLY)
+    try #require(fd >= 0, "open \(path): errno \(errno)")
+    defer { close(fd) }
+    return String(decoding: try SealedMemoryFile.readAll(from: fd), as: UTF8.self)
+}
