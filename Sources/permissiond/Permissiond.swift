@@ -99,6 +99,8 @@ struct Permissiond: AsyncParsableCommand {
                 logger: logger))
         do {
             try await group.run()
+        } catch let error as DaemonError {
+            throw error
         } catch {
             throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
         }

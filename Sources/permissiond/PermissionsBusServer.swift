@@ -10,6 +10,8 @@ import Systemd
 /// unit (Type=dbus) is active only when calls can be answered. Each call runs on the bus thread,
 /// which blocks while ``PermissionService/handle(_:callerUID:)`` runs as a task; the reply goes out
 /// when the handler returns, and the outcome's effects follow through ``EffectPerformer``.
+/// Graceful shutdown stops the loop (a call being handled is answered first) and waits for the
+/// effects already queued.
 struct PermissionsBusServer: Service {
     /// The serving connection (not the one used to call systemd).
     let connection: BusConnection
@@ -19,23 +21,23 @@ struct PermissionsBusServer: Service {
     let logger: Logger
 
     func run() async throws {
-        let (effects, queue) = AsyncStream.makeStream(of: [PermissionEffect].self)
+        let effects = EffectPerformer(connection: connection, logger: logger)
         let service = service
         let object = try connection.export(.permissions1, at: BusNames.Permissions.object) { call throws(BusError) in
-            try Self.answer(call, service: service, effects: queue)
+            try Self.answer(call, service: service, effects: effects)
         }
         defer { object.cancel() }
-        let performer = EffectPerformer(connection: connection, logger: logger)
-
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask {
-                for await batch in effects { performer.perform(batch) }
-            }
-            defer { queue.finish() }  // the performer drains what is queued, then ends
+        do {
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { serving in
                     serving.addTask { try await connection.run() }
-                    try connection.requestName(BusNames.Permissions.service)
+                    do throws(BusError) {
+                        try connection.requestName(BusNames.Permissions.service)
+                    } catch {
+                        throw DaemonError(
+                            "cannot own \(BusNames.Permissions.service) on the system bus: \(error); "
+                                + "is another permissiond running (busctl status \(BusNames.Permissions.service))?")
+                    }
                     let apps = service.configuration.apps.joined(separator: ", ")
                     logger.notice(
                         "serving \(BusNames.Permissions.service): kill policy \(service.configuration.killPolicy), apps \(apps), database \(service.database.path)")
@@ -43,12 +45,16 @@ struct PermissionsBusServer: Service {
             } onGracefulShutdown: {
                 connection.stop()
             }
+        } catch {
+            await effects.drained()
+            throw error
         }
+        await effects.drained()  // the journal entries and signals of the last calls
     }
 
     /// Answers one call on the bus thread; queues the outcome's effects before returning the reply.
     static func answer(
-        _ call: BusMethodCall, service: PermissionService, effects: AsyncStream<[PermissionEffect]>.Continuation
+        _ call: BusMethodCall, service: PermissionService, effects: EffectPerformer
     ) throws(BusError) -> BusReply {
         let request = try PermissionRequest(call)
         let callerUID: UInt32
@@ -62,7 +68,7 @@ struct PermissionsBusServer: Service {
             callerUID = UInt32.max  // reads do not depend on the caller
         }
         let outcome = awaitBlocking { await service.handle(request, callerUID: callerUID) }
-        if !outcome.effects.isEmpty { effects.yield(outcome.effects) }
+        effects.submit(outcome.effects)
         switch outcome.reply {
         case .success(let reply): return reply.busReply
         case .failure(let error): throw error.busError
