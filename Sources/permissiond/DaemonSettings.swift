@@ -1,0 +1,54 @@
+import PermissionStore
+import RelaunchContract
+
+/// Where permissiond keeps its store, where it reads its configuration, and the kill policy that
+/// overrides the file's: resolved once at startup from the options and the environment.
+struct DaemonSettings: Sendable, Hashable {
+    /// The SQLite store.
+    var databasePath: String
+    /// The configuration file (absent means the built-in defaults).
+    var configurationPath: String
+    /// `RELAUNCH_KILL_POLICY`, when set: wins over the configuration file's `kill-policy`.
+    var killPolicyOverride: KillPolicy?
+
+    /// The environment variable the scenario runner sets (through a runtime drop-in) to switch policies.
+    static let killPolicyVariable = "RELAUNCH_KILL_POLICY"
+    /// The store's file name inside the state directory.
+    static let databaseFileName = "permissions.db"
+
+    /// Resolves the settings.
+    ///
+    /// - Parameters:
+    ///   - database: `--database`, if given.
+    ///   - configuration: `--config`, if given.
+    ///   - environment: the process environment (`STATE_DIRECTORY`, `RELAUNCH_KILL_POLICY`).
+    /// - Throws: ``DaemonError`` when `RELAUNCH_KILL_POLICY` names no policy.
+    static func resolve(
+        database: String?, configuration: String?, environment: [String: String]
+    ) throws(DaemonError) -> Self {
+        var policy: KillPolicy?
+        if let raw = environment[killPolicyVariable], !raw.isEmpty {
+            guard let parsed = KillPolicy(rawValue: raw) else {
+                let accepted = KillPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+                throw DaemonError(
+                    "\(killPolicyVariable)='\(raw)' is not a kill policy; accepted: \(accepted) "
+                        + "(or unset it to use the configuration file's kill-policy)")
+            }
+            policy = parsed
+        }
+        return Self(
+            databasePath: database ?? defaultDatabasePath(environment: environment),
+            configurationPath: configuration ?? PermissionConfiguration.defaultPath,
+            killPolicyOverride: policy)
+    }
+
+    /// `$STATE_DIRECTORY/permissions.db` under systemd (the first directory when it lists several),
+    /// else `./permissions.db` for a daemon started by hand.
+    static func defaultDatabasePath(environment: [String: String]) -> String {
+        let stateDirectory = environment["STATE_DIRECTORY"]?
+            .split(separator: ":", omittingEmptySubsequences: true).first.map(String.init)
+        guard let stateDirectory else { return "./" + databaseFileName }
+        return stateDirectory.hasSuffix("/")
+            ? stateDirectory + databaseFileName : stateDirectory + "/" + databaseFileName
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Logging
+import PermissionStore
+import RelaunchContract
+import Systemd
+
+/// Performs what the permission service asks for after a reply: journal entries and `Changed` signals.
+///
+/// The bus thread hands each call's effects to ``submit(_:)`` before its handler returns; a serial
+/// dispatch queue performs them in order, so effects of successive calls keep the order of the
+/// calls. The reply goes out before the call's signals: the loop thread holds the connection while it
+/// dispatches and answers, and the queue needs the connection to emit. The queue runs on its own
+/// (overcommit) threads, not Swift's cooperative pool, so waiting for the connection there cannot
+/// starve the task the bus thread is waiting for, whatever the number of cores.
+final class EffectPerformer: Sendable {
+    /// The serving connection, which emits the signals.
+    let connection: BusConnection
+    /// The journal.
+    let logger: Logger
+    private let queue = DispatchQueue(label: "permissiond.effects")
+
+    /// Performs effects on `connection` and `logger`.
+    init(connection: BusConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Queues `effects`, performed in order after everything queued before.
+    func submit(_ effects: [PermissionEffect]) {
+        guard !effects.isEmpty else { return }
+        queue.async { self.perform(effects) }
+    }
+
+    /// Returns once everything submitted so far has been performed.
+    func drained() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { done.resume() }
+        }
+    }
+
+    /// Performs `effects` in order; failures are logged, never thrown (the change is committed).
+    private func perform(_ effects: [PermissionEffect]) {
+        for effect in effects {
+            switch effect {
+            case .killed(let kill):
+                logger.debug("killed \(kill.unit) (invocation \(kill.invocationID)) for \(kill.app)")
+            case .log(let entry):
+                log(entry)
+            case .emitChanged(let signal):
+                emit(signal)
+            }
+        }
+    }
+
+    /// One journal entry with the entry's MESSAGE_ID and exactly its fields.
+    private func log(_ entry: PermissionStore.JournalEntry) {
+        var metadata: Logger.Metadata = [JournalLogHandler.messageIDKey: .string(entry.messageID.rawValue)]
+        for (name, value) in entry.fields { metadata[name] = .string(value) }
+        logger.notice("\(entry.message)", metadata: metadata)
+    }
+
+    private func emit(_ signal: ChangedSignal) {
+        do throws(BusError) {
+            try connection.emitSignal(
+                path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
+                member: "Changed", arguments: signal.busArguments)
+        } catch {
+            logger.error(
+                "could not emit Changed for \(signal.app) \(signal.permission): \(error); listeners miss this change")
+        }
+    }
+}

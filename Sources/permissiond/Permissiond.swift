@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PermissionStore
+import RelaunchContract
+import ServiceLifecycle
+import Systemd
+import UnixSignals
+
+/// permissiond: the permission daemon. Owns `org.relaunch.Permissions1` on the system bus, stores
+/// permission states durably and, when a change requires it, has systemd SIGKILL the app's unit.
+@main
+struct Permissiond: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "permissiond",
+        abstract: "The Relaunch permission daemon (org.relaunch.Permissions1 on the system bus).",
+        discussion: """
+            Serves Get, List, ListApps, Set, Reset and LastKill, emits Changed, and kills an app's \
+            unit (KillUnit main SIGKILL) when the kill policy says a change needs it. Started by \
+            permissiond.service (Type=dbus); exits 0 on SIGTERM or SIGINT.
+
+            Environment:
+              RELAUNCH_KILL_POLICY   ios or android: overrides the configuration's kill-policy
+              STATE_DIRECTORY        set by systemd (StateDirectory=): where the database lives
+
+            Exit status: 0 after SIGTERM/SIGINT, 1 when the configuration, the database or the bus \
+            cannot be used (one line on stderr says which and what to do).
+            """)
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The SQLite permission store.", discussion: "Default: $STATE_DIRECTORY/permissions.db, else ./permissions.db.",
+        valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "The configuration file; absent means the built-in defaults.",
+        discussion: "Default: \(PermissionConfiguration.defaultPath).", valueName: "path"))
+    var configurationPath: String?
+
+    @Flag(name: .customLong("print-example-config"), help: "Print a commented example configuration and exit.")
+    var printExampleConfiguration = false
+
+    func run() async throws {
+        if printExampleConfiguration {
+            print(PermissionConfiguration.example, terminator: "")
+            return
+        }
+        do {
+            try await serve()
+        } catch {
+            error.report()
+            throw ExitCode.failure
+        }
+    }
+
+    private func serve() async throws(DaemonError) {
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "permissiond") }
+        let logger = Logger(label: "permissiond")
+
+        let settings = try DaemonSettings.resolve(
+            database: database, configuration: configurationPath, environment: ProcessInfo.processInfo.environment)
+        var configuration: PermissionConfiguration
+        do {
+            configuration = try PermissionConfiguration.load(path: settings.configurationPath)
+        } catch {
+            throw DaemonError("bad configuration: \(error)")
+        }
+        if let policy = settings.killPolicyOverride { configuration.killPolicy = policy }
+
+        let store: PermissionDatabase
+        do {
+            store = try PermissionDatabase(path: settings.databasePath)
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        defer {
+            do {
+                try store.close()
+            } catch {
+                logger.error("closing the permission database failed: \(error)")
+            }
+        }
+
+        let serving: BusConnection
+        let systemd: BusConnection
+        do {
+            serving = try BusConnection.system()
+            systemd = try BusConnection.system()
+        } catch {
+            throw DaemonError("cannot connect to the system bus: \(error); is dbus running (systemctl status dbus)?")
+        }
+        let service = PermissionService(
+            database: store, configuration: configuration, units: SystemdUnitController(connection: systemd))
+        let server = PermissionsBusServer(connection: serving, service: service, logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [ServiceGroupConfiguration.ServiceConfiguration(service: server)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        do {
+            try await group.run()
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
+        }
+        try? serving.flush()  // replies and signals queued by the last calls
+        logger.notice("stopped serving \(BusNames.Permissions.service)")
+    }
+}

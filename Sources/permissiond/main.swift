@@ -1,2 +1,0 @@
-// permissiond: placeholder entry point.
-print("permissiond: not built yet")
