@@ -68,7 +68,12 @@ public enum TimelineRenderer {
         case .killSent:
             return "SIG\(event["SIGNAL"]) to \(event["UNIT"])"
         case .processExited:
-            return "code=\(event["EXIT_CODE"]), status=\(event["EXIT_STATUS"])"
+            guard event["EXIT_CODE"] == "killed" || event["EXIT_CODE"] == "dumped" else {
+                return "\(event["EXIT_CODE"]) with status \(event["EXIT_STATUS"])"
+            }
+            let names = ["1": "HUP", "2": "INT", "6": "ABRT", "9": "KILL", "11": "SEGV", "15": "TERM"]
+            let signal = event["EXIT_STATUS"]
+            return "\(event["EXIT_CODE"]) by signal \(signal)" + (names[signal].map { " (SIG\($0))" } ?? "")
         case .restartScheduled:
             return "restart counter \(event["N_RESTARTS"])"
         case .processStarted:

@@ -23,7 +23,7 @@ struct JournalCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Only changes since TIME: @EPOCH, -10min/-30s/-2h/-1d, or 'YYYY-MM-DD HH:MM:SS' (local).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only changes since TIME: @EPOCH, -10min/-30s/-2h/-1d, or 'YYYY-MM-DD HH:MM:SS' (local).",
                                valueName: "time"))
     var since: String?
 
