@@ -1,3 +1,5 @@
+import RelaunchContract
+
 /// One journal entry as the review sees it: its wall-clock time and its fields.
 ///
 /// The review works on plain values so that it can be fed from the live journal, from a folder
@@ -25,6 +27,15 @@ public struct JournalRecord: Sendable, Equatable {
 
     /// Whether systemd (PID 1) wrote the entry about a unit, rather than the unit itself.
     public var isFromManager: Bool { fields["_PID"] == "1" || fields["UNIT"] != nil }
+
+    /// When the event itself happened, µs since the epoch. journald stamps an entry when it receives
+    /// it, and permissiond sends its entries after the kill it reports, so its entries carry the
+    /// moment of the change (CHANGED_USEC) and of the kill (KILLED_USEC); others use the journal's.
+    public var eventTimeUSec: UInt64 {
+        let own = messageID == MessageID.permissionChanged.rawValue ? fields["CHANGED_USEC"]
+            : messageID == MessageID.appKilled.rawValue ? fields["KILLED_USEC"] : nil
+        return own.flatMap { UInt64($0) } ?? realtimeUSec
+    }
 
     /// The value of `name`, or an empty string.
     public subscript(name: String) -> String { fields[name] ?? "" }

@@ -18,17 +18,39 @@ public struct TimelineBuilder: Sendable {
     public init() {}
 
     /// Builds the incidents found in `records`, which need not be sorted.
+    ///
+    /// Records are ordered by when their event happened (``JournalRecord/eventTimeUSec``), and each
+    /// change that killed learns its unit from the kill entry that follows it, so systemd's entries
+    /// about the killed process are joined even when the kill entry reached the journal after them.
     public static func incidents(from records: [JournalRecord]) -> [Incident] {
-        var builder = TimelineBuilder()
-        // Sort by time, keeping the journal's own order for entries of the same microsecond.
-        let ordered = records.enumerated().sorted {
-            ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset)
+        var timed = records.map { record in
+            var record = record
+            record.realtimeUSec = record.eventTimeUSec
+            return record
         }
-        for (_, record) in ordered {
+        // Sort by time, keeping the journal's own order for entries of the same microsecond.
+        timed = timed.enumerated().sorted {
+            ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset)
+        }.map(\.element)
+        var changeOfApp: [String: Int] = [:]
+        for index in timed.indices {
+            let record = timed[index]
+            if record.messageID == MessageID.permissionChanged.rawValue {
+                changeOfApp[record["APP_ID"]] = index
+            } else if record.messageID == MessageID.appKilled.rawValue,
+                      let change = changeOfApp.removeValue(forKey: record["APP_ID"]) {
+                timed[change].fields[Self.killedUnitKey] = record["UNIT"]
+            }
+        }
+        var builder = TimelineBuilder()
+        for record in timed {
             builder.add(record)
         }
         return builder.incidents
     }
+
+    /// Where `incidents(from:)` notes, on a change's record, the unit its kill entry names.
+    static let killedUnitKey = "_RELAUNCH_KILLED_UNIT"
 
     /// Adds one record; records must be added in time order.
     public mutating func add(_ record: JournalRecord) {
@@ -38,7 +60,8 @@ public struct TimelineBuilder: Sendable {
         }
         if record.messageID == MessageID.appKilled.rawValue {
             let app = record["APP_ID"]
-            guard let index = open[app], incidents[index].unit == nil else { return }
+            guard let index = open[app], !incidents[index].events.contains(where: { $0.kind == .killSent })
+            else { return }
             incidents[index].unit = record["UNIT"]
             append(.killSent, record, to: index, keeping: ["UNIT", "SIGNAL", "PERMISSION"])
             return
@@ -66,7 +89,7 @@ public struct TimelineBuilder: Sendable {
             callerUID: record["CALLER_UID"],
             killDecided: record["KILL"] == "true",
             changedAtUSec: record.realtimeUSec,
-            unit: nil,
+            unit: record.fields[Self.killedUnitKey],
             events: []
         )
         incidents.append(incident)

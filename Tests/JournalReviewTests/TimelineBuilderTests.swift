@@ -154,3 +154,33 @@ struct TimelineBuilderTests {
         #expect(TimelineSummary.percentile(p, of: values) == expected)
     }
 }
+
+@Suite("Journal timeline: entries out of order")
+struct TimelineOrderTests {
+    @Test("permissiond's entries arriving after systemd's exit entry still join the relaunch")
+    func lateDaemonEntries() {
+        var script = JournalScript()
+        let changedAt = script.now
+        script.advance(1_000)
+        script.manager(.processExited, invocation: "old", extra: ["EXIT_CODE": "killed", "EXIT_STATUS": "9"])
+        script.advance(500)
+        // journald stamps these when they arrive, after the exit; they carry when they happened.
+        script.change("camera", "denied", "allowed", kill: true)
+        script.records[script.records.count - 1].fields["CHANGED_USEC"] = String(changedAt)
+        script.killed("camera")
+        script.records[script.records.count - 1].fields["KILLED_USEC"] = String(changedAt + 400)
+        script.advance(100_000)
+        script.manager(.restartScheduled, invocation: "old", extra: ["N_RESTARTS": "1"])
+        script.app(.appLaunched, invocation: "new", pid: "9", ["LAUNCH_OUTCOME": "restored"])
+        script.manager(.started, invocation: "new")
+
+        let incidents = TimelineBuilder.incidents(from: script.records)
+        #expect(incidents.count == 1)
+        #expect(incidents[0].events.map(\.kind) == [
+            .permissionChanged, .killSent, .processExited, .restartScheduled, .processStarted, .launched, .ready,
+        ])
+        #expect(incidents[0].changedAtUSec == changedAt)
+        #expect(incidents[0].events[1].sinceChangeUSec == 400)
+        #expect(incidents[0].relaunchUSec != nil)
+    }
+}

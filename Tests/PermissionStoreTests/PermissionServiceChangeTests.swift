@@ -149,14 +149,14 @@ struct PermissionServiceChangeTests {
             "MESSAGE_ID": "9b3f5994e16840eb93c15d94fb1674bd",
             "MESSAGE": "checkin-demo: camera changed from not-determined to denied by uid 0; the app was killed to apply it",
             "APP_ID": "checkin-demo", "PERMISSION": "camera", "OLD_STATE": "not-determined", "NEW_STATE": "denied",
-            "CALLER_UID": "0", "KILL": "true",
+            "CALLER_UID": "0", "KILL": "true", "CHANGED_USEC": "1001",
         ])
         #expect(logs[1].allFields == [
             "MESSAGE_ID": "cec8a90c402d4067a74cf3669006da0e",
             "MESSAGE": "checkin-demo: killed checkin-demo.service with SIGKILL because camera changed from not-determined to denied",
             "APP_ID": "checkin-demo", "UNIT": "checkin-demo.service", "PERMISSION": "camera", "SIGNAL": "KILL",
             "OLD_STATE": "not-determined", "NEW_STATE": "denied",
-            "KILLED_INVOCATION_ID": FakeUnitController.invocationID(1),
+            "KILLED_INVOCATION_ID": FakeUnitController.invocationID(1), "KILLED_USEC": "1002",
         ])
     }
 }

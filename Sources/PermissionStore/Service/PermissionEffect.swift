@@ -56,7 +56,8 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// "permission changed": APP_ID, PERMISSION, OLD_STATE, NEW_STATE, CALLER_UID, and KILL,
-    /// which is `true` when this change killed the app's running unit and `false` otherwise.
+    /// which is `true` when this change killed the app's running unit and `false` otherwise; plus
+    /// CHANGED_USEC, when the change was committed (the entry reaches the journal later, after the kill).
     static func permissionChanged(_ change: PermissionChange, killed: Bool) -> Self {
         let consequence = killed ? "; the app was killed to apply it" : ""
         return Self(
@@ -70,12 +71,13 @@ public struct JournalEntry: Sendable, Hashable {
                 "NEW_STATE": change.new.rawValue,
                 "CALLER_UID": String(change.callerUID),
                 "KILL": killed ? "true" : "false",
+                "CHANGED_USEC": String(change.at),
             ])
     }
 
     /// "app killed for a permission change": APP_ID, UNIT, PERMISSION, SIGNAL (`KILL`, as systemd
     /// prints `status=9/KILL`), plus OLD_STATE, NEW_STATE and KILLED_INVOCATION_ID (the
-    /// InvocationID of the instance that was killed).
+    /// InvocationID of the instance that was killed) and KILLED_USEC (when the kill was sent).
     static func appKilled(_ kill: KillRecord) -> Self {
         Self(
             messageID: .appKilled,
@@ -89,6 +91,7 @@ public struct JournalEntry: Sendable, Hashable {
                 "OLD_STATE": kill.old.rawValue,
                 "NEW_STATE": kill.new.rawValue,
                 "KILLED_INVOCATION_ID": kill.invocationID,
+                "KILLED_USEC": String(kill.at),
             ])
     }
 }
