@@ -1,0 +1,69 @@
+# relaunchctl against the real daemon and app: exit codes, one-line errors, and the timeline.
+# (The toggle scenarios themselves run separately: scripts/test plays scenarios/*.scenario.)
+
+nobody() { in_sandbox setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+
+check_relaunchctl_non_root_set_is_refused_with_77() {
+    local before
+    before=$(in_sandbox relaunchctl permission get checkin-demo microphone)
+    expect_exit 77 nobody relaunchctl permission set checkin-demo microphone denied
+    assert_contains "$EXPECT_OUTPUT" "not authorized"
+    [[ $(wc -l <<<"$EXPECT_OUTPUT") -eq 1 ]] || fail "expected one line, got: $EXPECT_OUTPUT"
+    assert_eq "$before" "$(in_sandbox relaunchctl permission get checkin-demo microphone)"
+    expect_exit 77 nobody relaunchctl permission reset checkin-demo
+    expect_exit 77 nobody relaunchctl app tap tab:venues
+    # Reading is anyone's.
+    expect_exit 0 nobody relaunchctl permission list checkin-demo
+    expect_exit 0 nobody relaunchctl app state --json
+}
+
+check_relaunchctl_bad_names_exit_2() {
+    expect_exit 2 in_sandbox relaunchctl permission set checkin-demo torch allowed
+    assert_contains "$EXPECT_OUTPUT" "accepted: camera, microphone, photos, contacts, calendars, location"
+    expect_exit 2 in_sandbox relaunchctl permission set checkin-demo camera sometimes
+    assert_contains "$EXPECT_OUTPUT" "accepted: allowed, denied, not-determined"
+    expect_exit 2 in_sandbox relaunchctl app tap teleport
+    assert_contains "$EXPECT_OUTPUT" "teleport"
+    expect_exit 2 in_sandbox relaunchctl app type party-size lots
+}
+
+check_relaunchctl_unreachable_app_exits_69() {
+    in_sandbox systemctl stop checkin-demo.service
+    expect_exit 69 in_sandbox relaunchctl app screen
+    assert_contains "$EXPECT_OUTPUT" "checkin-demo"
+    expect_exit 69 in_sandbox relaunchctl app wait-ready --timeout 0.5
+    in_sandbox systemctl start checkin-demo.service
+    expect_exit 0 in_sandbox relaunchctl app wait-ready
+}
+
+check_relaunchctl_set_kills_and_the_timeline_shows_the_relaunch() {
+    local since json
+    in_sandbox relaunchctl app wait-ready >/dev/null
+    in_sandbox relaunchctl app tap tab:check-in
+    in_sandbox relaunchctl app tap check-in
+    in_sandbox relaunchctl app type note "timeline check"
+    in_sandbox relaunchctl app background
+    since=$(date +%s.%N)
+    expect_exit 0 in_sandbox relaunchctl permission set checkin-demo contacts allowed
+    assert_contains "$EXPECT_OUTPUT" "app killed"
+    in_sandbox relaunchctl app wait-ready >/dev/null
+    in_sandbox journalctl --sync
+    json=$(in_sandbox relaunchctl journal --since "@$since" --json)
+    assert_eq "1" "$(jq '.summary.kills' <<<"$json")"
+    assert_eq "1" "$(jq '.summary.restores' <<<"$json")"
+    assert_eq '"permission-changed","kill-sent","process-exited"' \
+        "$(jq -c '[.incidents[0].events[].kind][0:3]' <<<"$json" | tr -d '[]')"
+    assert_eq "appDelegate" "$(jq -r '[.incidents[0].events[] | select(.kind == "controller-restored")
+        | select(.fields.RESTORATION_PATH | endswith("CheckInModalNavigationController"))][0].fields.RESTORED_VIA' <<<"$json")"
+    expect_exit 0 in_sandbox relaunchctl journal --since "@$since"
+    assert_contains "$EXPECT_OUTPUT" "summary: 1 incident, 1 kill, 1 restore"
+    assert_contains "$EXPECT_OUTPUT" "via appDelegate"
+}
+
+# After `down`: the exported journal reads back the same timeline on the host.
+post_relaunchctl_reads_the_exported_journal() {
+    [[ -d "$JOURNAL_OUT" ]] || { note "no exported journal"; return 0; }
+    expect_exit 0 "$BIN_DIR/relaunchctl" journal --directory "$JOURNAL_OUT"
+    assert_contains "$EXPECT_OUTPUT" "via appDelegate"
+    assert_contains "$EXPECT_OUTPUT" "summary:"
+}
