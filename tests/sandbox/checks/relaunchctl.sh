@@ -3,6 +3,15 @@
 
 nobody() { in_sandbox setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
+# fresh_app: the app launched fresh (no saved state), whatever earlier checks left on screen.
+fresh_app() {
+    in_sandbox relaunchctl app quit --force >/dev/null 2>&1 || true
+    in_sandbox systemctl stop checkin-demo.service
+    in_sandbox systemctl reset-failed checkin-demo.service >/dev/null 2>&1 || true
+    in_sandbox systemctl start checkin-demo.service
+    in_sandbox relaunchctl app wait-ready >/dev/null
+}
+
 check_relaunchctl_non_root_set_is_refused_with_77() {
     local before
     before=$(in_sandbox relaunchctl permission get checkin-demo microphone)
@@ -38,7 +47,7 @@ check_relaunchctl_unreachable_app_exits_69() {
 
 check_relaunchctl_set_kills_and_the_timeline_shows_the_relaunch() {
     local since json
-    in_sandbox relaunchctl app wait-ready >/dev/null
+    fresh_app
     in_sandbox relaunchctl app tap tab:check-in
     in_sandbox relaunchctl app tap check-in
     in_sandbox relaunchctl app type note "timeline check"
