@@ -16,10 +16,14 @@ struct AppLauncher {
     /// Creates and launches the app; on return it is restored (or fresh) and every launch event is logged.
     func launch() -> (app: CheckInApp, report: LaunchReport) {
         let app = CheckInApp(buildNumber: configuration.buildNumber, camera: camera())
-        app.lastExit = lastExit()
+        let kill = lastKill()
+        app.lastExit = lastExit(kill)
+        forgiveMarkOfKilledRestore(kill)
         let candidates = savedState.candidates()
         let report = app.launch(
-            candidates: candidates, restoringMark: CrashingRestoringMark(directory: configuration.stateDirectory))
+            candidates: candidates,
+            restoringMark: CrashingRestoringMark(
+                directory: configuration.stateDirectory, invocationID: configuration.invocationID))
 
         for verdict in report.verdicts where verdict.error != nil {
             logger.notice("saved state from \(verdict.source) cannot be restored", metadata: [
@@ -77,22 +81,46 @@ struct AppLauncher {
         }
     }
 
-    /// How the last instance ended, if permissiond killed it (its LastKill names the invocation recorded last).
-    private func lastExit() -> LastExit? {
-        guard let previous = InvocationRecord(directory: configuration.stateDirectory).read(), let permissions else {
-            return nil
-        }
-        let kill: LastKill?
+    /// permissiond's last kill of this app, if it can be asked.
+    private func lastKill() -> LastKill? {
+        guard let permissions else { return nil }
         do {
-            kill = try permissions.lastKill()
+            return try permissions.lastKill()
         } catch where error.name == BusError.unknownMethodName {
             logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
-            return nil
         } catch {
             logger.warning("could not ask permissiond how the last instance ended", metadata: ["ERROR": "\(error)"])
-            return nil
         }
-        guard let kill, kill.invocationID == previous else { return nil }
+        return nil
+    }
+
+    /// The invocation ids of the previous instance: the one recorded after its READY=1, and the one in a
+    /// restoring mark it left if it was killed before that.
+    private func previousInvocations() -> Set<String> {
+        var ids: Set<String> = []
+        if let recorded = InvocationRecord(directory: configuration.stateDirectory).read() { ids.insert(recorded) }
+        if let note = try? RestoringMarkFile(directory: configuration.stateDirectory).readNote() { ids.insert(note) }
+        return ids
+    }
+
+    /// A mark left by a restore that permissiond killed (a permission changed while this app was
+    /// launching) is no crash: clear it, so the saved state is restored rather than discarded.
+    private func forgiveMarkOfKilledRestore(_ kill: LastKill?) {
+        let mark = RestoringMarkFile(directory: configuration.stateDirectory)
+        guard let kill, let note = try? mark.readNote(), note == kill.invocationID else { return }
+        do {
+            try mark.clear()
+            logger.notice("the last restore was killed for a permission change, not crashed; restoring again", metadata: [
+                "KILLED_INVOCATION_ID": "\(kill.invocationID)", "PERMISSION": "\(kill.permission)",
+            ])
+        } catch {
+            logger.warning("could not clear the restoring mark of a killed restore", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// How the last instance ended, if permissiond killed it (its LastKill names that instance).
+    private func lastExit(_ kill: LastKill?) -> LastExit? {
+        guard let kill, previousInvocations().contains(kill.invocationID) else { return nil }
         guard let permission = Permission(rawValue: kill.permission), let old = PermissionState(rawValue: kill.old),
             let new = PermissionState(rawValue: kill.new)
         else {

@@ -11,7 +11,7 @@ struct DemoBusInterface: Sendable {
     /// `org.freedesktop.DBus.Error.NotSupported`: TestHook without `RELAUNCH_TEST_HOOKS=1`.
     static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
     /// The hooks `TestHook` takes.
-    static let testHooks = ["hang", "crash-next-restore"]
+    static let testHooks = ["hang", "crash-next-restore", "stall-next-restore"]
 
     let host: AppHost
     let logger: Logger
@@ -71,13 +71,14 @@ struct DemoBusInterface: Sendable {
         switch name {
         case "hang":
             host.hang()
-        case "crash-next-restore":
+        case "crash-next-restore", "stall-next-restore":
+            let stall = name == "stall-next-restore"
             do {
-                try CrashingRestoringMark.arm(directory: host.configuration.stateDirectory)
+                try CrashingRestoringMark.arm(directory: host.configuration.stateDirectory, stall: stall)
             } catch {
-                throw .failed("could not arm crash-next-restore: \(error)")
+                throw .failed("could not arm \(name): \(error)")
             }
-            logger.warning("test hook: the next launch that restores will abort while restoring")
+            logger.warning("test hook: the next launch that restores will \(stall ? "stall" : "abort") while restoring")
         default:
             throw .invalidArgs("unknown test hook '\(name)'; accepted: \(Self.testHooks.joined(separator: ", "))")
         }

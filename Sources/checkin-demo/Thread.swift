@@ -15,8 +15,8 @@ func startThread(_ body: @escaping @Sendable () -> Void) {
         return nil
     }, context)
     if result != 0 {
-        // No thread: run it here rather than not at all.
-        Unmanaged<Box>.fromOpaque(context).takeRetainedValue().body()
+        // No thread: drop the work rather than block the caller (the bus thread) with it.
+        Unmanaged<Box>.fromOpaque(context).release()
         return
     }
     pthread_detach(thread)

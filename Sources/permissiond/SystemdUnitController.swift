@@ -40,13 +40,22 @@ struct SystemdUnitController: UnitController {
     /// Reads the unit's InvocationID, then sends SIGKILL to its main process (`KillUnit(unit, "main", 9)`).
     ///
     /// - Returns: the InvocationID of the killed instance, as 32 lowercase hex digits.
-    func kill(unit: String) async throws -> String {
+    func kill(unit: String) async throws -> String? {
         let path = try manager.unitPath(unit)
         let invocationID = SystemdManager.hex(
             try property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
-        try manager.killUnit(unit, whom: "main", signal: SIGKILL)
+        do throws(BusError) {
+            try manager.killUnit(unit, whom: "main", signal: SIGKILL)
+        } catch {
+            // The app exited between the isActive check and the kill: nothing left to apply it to.
+            if error.name == Self.noSuchProcessErrorName { return nil }
+            throw error
+        }
         return invocationID
     }
+
+    /// systemd's answer to KillUnit when the unit has no main process ("No main process to kill").
+    static let noSuchProcessErrorName = "org.freedesktop.systemd1.NoSuchProcess"
 
     /// The unit's object path, or nil when systemd has not loaded it (never started since boot, or gone).
     private func loadedUnitPath(_ unit: String) throws(BusError) -> String? {

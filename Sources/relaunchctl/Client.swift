@@ -89,6 +89,9 @@ struct DemoClient {
 
     init() throws(CLIError) { bus = try systemBus() }
 
+    /// A client on an open connection.
+    init(bus: BusConnection) { self.bus = bus }
+
     func tap(_ element: String) throws(CLIError) { try call("Tap", [.string(element)]) }
     func type(field: String, text: String) throws(CLIError) { try call("Type", [.string(field), .string(text)]) }
     func quit(force: Bool) throws(CLIError) { try call("Quit", [.bool(force)]) }
@@ -134,7 +137,7 @@ struct DemoClient {
             do {
                 if let status = try manager.unitStatus(CheckInDemoApp.unit), status.activeState == "active",
                    !status.invocationID.isEmpty {
-                    let (finished, invocation) = try DemoClient().ready()
+                    let (finished, invocation) = try DemoClient(bus: bus).ready()
                     if finished && invocation == status.invocationID { return invocation }
                     lastProblem = finished ? "the answering instance is not the unit's current one" : "still launching"
                 } else {

@@ -76,7 +76,8 @@ enum TimeSpec {
                 guard let value = UInt64(digits) else { return nil }
                 micros = value * UInt64(pow10(6 - digits.count))
             }
-            return seconds * 1_000_000 + micros
+            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+            return overflow ? nil : scaled + micros
         }
         if text.hasPrefix("-") {
             let body = text.dropFirst()
@@ -84,7 +85,9 @@ enum TimeSpec {
             guard let amount = UInt64(digits) else { return nil }
             let units: [String: UInt64] = ["s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86_400]
             guard let unit = units[String(body.dropFirst(digits.count))] else { return nil }
-            let span = amount * unit * 1_000_000
+            let (inSeconds, overflowSeconds) = amount.multipliedReportingOverflow(by: unit)
+            let (span, overflowMicros) = inSeconds.multipliedReportingOverflow(by: 1_000_000)
+            guard !overflowSeconds, !overflowMicros else { return nil }
             return now > span ? now - span : 0
         }
         let fields = text.split(whereSeparator: { $0 == "-" || $0 == " " || $0 == ":" || $0 == "T" }).map { Int32($0) }

@@ -12,12 +12,15 @@ final class FakeUnitController: UnitController {
         var kills: [String] = []
         var isActiveFails = false
         var killFails = false
+        /// The unit is "active" but its process is gone by the time of the kill.
+        var exitsBeforeKill = false
     }
 
     let state: Mutex<State>
 
-    init(active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false) {
-        state = Mutex(State(active: active, isActiveFails: isActiveFails, killFails: killFails))
+    init(active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false, exitsBeforeKill: Bool = false) {
+        state = Mutex(State(active: active, isActiveFails: isActiveFails, killFails: killFails,
+                            exitsBeforeKill: exitsBeforeKill))
     }
 
     /// The units killed so far, in order.
@@ -30,9 +33,10 @@ final class FakeUnitController: UnitController {
         }
     }
 
-    func kill(unit: String) async throws -> String {
+    func kill(unit: String) async throws -> String? {
         try state.withLock { state in
             if state.killFails { throw Failure(description: "Access denied") }
+            if state.exitsBeforeKill { return nil }
             state.kills.append(unit)
             state.active.remove(unit)
             return Self.invocationID(state.kills.count)

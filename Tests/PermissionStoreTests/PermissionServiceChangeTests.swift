@@ -69,6 +69,17 @@ struct PermissionServiceChangeTests {
         #expect(try harness.database.lastKill(app: app) == nil)
     }
 
+    @Test("an app that exits between the check and the kill: the change is stored and answered, no kill recorded")
+    func exitedBeforeKill() async throws {
+        let harness = try ServiceHarness(units: FakeUnitController(active: [unit], exitsBeforeKill: true))
+        let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        #expect(outcome.reply == .success(.done))
+        #expect(outcome.kills.isEmpty)
+        #expect(outcome.logs.map { $0.fields["KILL"] } == ["false"])
+        #expect(try harness.database.get(app: app, permission: .camera) == .allowed)
+        #expect(try harness.database.lastKill(app: app) == nil)
+    }
+
     @Test("an app without a configured unit is stored and never killed (systemd is not even asked)")
     func unconfiguredApp() async throws {
         let harness = try ServiceHarness(units: FakeUnitController(isActiveFails: true))

@@ -33,6 +33,9 @@ struct RelaunchctlTests {
     @Test("Unknown options and bad --since values exit 2")
     func usage() throws {
         #expect(try Executable.run(["journal", "--since", "yesterday-ish"]).status == 2)
+        // Times too large for µs arithmetic are refused, not a crash.
+        #expect(try Executable.run(["journal", "--since", "@99999999999999999"]).status == 2)
+        #expect(try Executable.run(["journal", "--since=-99999999999999d"]).status == 2)
         #expect(try Executable.run(["app", "wait-ready", "--timeout", "-1"]).status == 2)
         #expect(try Executable.run(["frobnicate"]).status == 2)
         let help = try Executable.run(["--help"])

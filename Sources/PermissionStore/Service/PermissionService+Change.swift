@@ -42,8 +42,10 @@ extension PermissionService {
         let applied = "\(cause.permission) of \(cause.app) is now \(cause.new)"
         let invocationID: String
         do {
-            guard try await units.isActive(unit: unit) else { return (nil, nil) }
-            invocationID = try await units.kill(unit: unit)
+            guard try await units.isActive(unit: unit), let killed = try await units.kill(unit: unit) else {
+                return (nil, nil)
+            }
+            invocationID = killed
         } catch {
             return (
                 nil,

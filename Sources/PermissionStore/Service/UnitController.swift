@@ -13,5 +13,6 @@ public protocol UnitController: Sendable {
     /// - Returns: the `InvocationID` of the instance that was killed, read before the signal is sent
     ///   (32 lowercase hex digits as systemd prints it).
     /// - Throws: when the kill could not be sent; the service then reports `Failed`.
-    func kill(unit: String) async throws -> String
+    ///   — or nil when the unit had no main process left to kill (it exited after `isActive` said yes).
+    func kill(unit: String) async throws -> String?
 }

@@ -14,10 +14,19 @@ public protocol RestoringMarkStore: AnyObject {
 /// The restoring mark as a file in a directory, written and deleted durably.
 public final class RestoringMarkFile: RestoringMarkStore {
     private let file: ArchiveFile
+    private let note: String
 
-    /// The mark `fileName` in `directory`.
-    public init(directory: String, fileName: String = "restoring.mark") {
+    /// The mark `fileName` in `directory`; `note` (one line, e.g. the instance's invocation id) is
+    /// written into it, so a later launch can tell which instance left a mark behind.
+    public init(directory: String, fileName: String = "restoring.mark", note: String = "restoring") {
         file = ArchiveFile(directory: directory, fileName: fileName)
+        self.note = note
+    }
+
+    /// The note of the mark now on disk, or nil when there is no mark.
+    public func readNote() throws -> String? {
+        guard let bytes = try file.read(limit: 4096) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 
     /// The mark's full path.
@@ -27,7 +36,7 @@ public final class RestoringMarkFile: RestoringMarkStore {
     public func isSet() throws -> Bool { file.exists() }
 
     /// Creates the mark file and flushes it and its directory.
-    public func set() throws { try file.write(Array("restoring\n".utf8)) }
+    public func set() throws { try file.write(Array((note + "\n").utf8)) }
 
     /// Deletes the mark file.
     public func clear() throws { try file.remove() }

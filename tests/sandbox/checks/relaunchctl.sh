@@ -76,3 +76,28 @@ post_relaunchctl_reads_the_exported_journal() {
     assert_contains "$EXPECT_OUTPUT" "via appDelegate"
     assert_contains "$EXPECT_OUTPUT" "summary:"
 }
+
+# A permission change while the relaunched app is still restoring (it holds the restoring mark)
+# kills that instance too; the next launch must see that permissiond killed it, not that it crashed,
+# and restore the modal instead of discarding it as crashed-during-restore.
+check_relaunchctl_kill_during_restore_is_not_a_crash() {
+    local since
+    fresh_app
+    in_sandbox relaunchctl app tap tab:check-in
+    in_sandbox relaunchctl app tap check-in
+    in_sandbox relaunchctl app type note "kept through two kills"
+    in_sandbox relaunchctl app background
+    in_sandbox busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 org.relaunch.CheckInDemo1 \
+        TestHook s stall-next-restore
+    since=$(date +%s.%N)
+    in_sandbox relaunchctl permission set checkin-demo camera allowed >/dev/null
+    # The relaunched instance stalls right after setting the mark; wait for its line in the journal.
+    wait_until 20 sh -c "'$SANDBOX' exec -- journalctl -u checkin-demo --since @$since -o cat | grep -q 'stalling while restoring'"
+    expect_exit 0 in_sandbox relaunchctl permission set checkin-demo camera denied
+    assert_contains "$EXPECT_OUTPUT" "app killed"
+    in_sandbox relaunchctl app wait-ready >/dev/null
+    assert_eq "restored" "$(in_sandbox relaunchctl app state --json | jq -r .launch.outcome)"
+    assert_eq "kept through two kills" "$(in_sandbox relaunchctl app state --json | jq -r .modal.note)"
+    in_sandbox journalctl --sync
+    assert_eq "0" "$(in_sandbox journalctl --since "@$since" -o cat MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 | wc -l)"
+}
