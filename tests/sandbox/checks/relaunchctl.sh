@@ -3,10 +3,12 @@
 
 nobody() { in_sandbox setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
-# fresh_app: the app launched fresh (no saved state), whatever earlier checks left on screen.
+# fresh_app: the app launched fresh (no saved state, every permission not-determined), whatever
+# earlier checks left on screen or in permissiond.
 fresh_app() {
     in_sandbox relaunchctl app quit --force >/dev/null 2>&1 || true
     in_sandbox systemctl stop checkin-demo.service
+    in_sandbox relaunchctl permission reset checkin-demo >/dev/null
     in_sandbox systemctl reset-failed checkin-demo.service >/dev/null 2>&1 || true
     in_sandbox systemctl start checkin-demo.service
     in_sandbox relaunchctl app wait-ready >/dev/null
@@ -82,6 +84,8 @@ post_relaunchctl_reads_the_exported_journal() {
 # and restore the modal instead of discarding it as crashed-during-restore.
 check_relaunchctl_kill_during_restore_is_not_a_crash() {
     local since
+    # Whatever happens, leave no stalled instance or armed hook to the checks after this one.
+    trap "'$SANDBOX' exec -- rm -f /var/lib/checkin-demo/stall-next-restore; '$SANDBOX' exec -- systemctl restart checkin-demo.service" EXIT
     fresh_app
     in_sandbox relaunchctl app tap tab:check-in
     in_sandbox relaunchctl app tap check-in
