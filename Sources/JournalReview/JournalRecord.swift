@@ -40,15 +40,3 @@ public struct JournalRecord: Sendable, Equatable {
     /// The value of `name`, or an empty string.
     public subscript(name: String) -> String { fields[name] ?? "" }
 }
-
-/// The MESSAGE_IDs systemd itself writes about units, which the review joins with Relaunch's own.
-public enum ManagerMessageID: String, Sendable, CaseIterable {
-    /// "Main process exited, code=killed, status=9/KILL" (EXIT_CODE, EXIT_STATUS).
-    case processExited = "98e322203f7a4ed290d09fe03c09fe15"
-    /// "Scheduled restart job, restart counter is at N" (N_RESTARTS).
-    case restartScheduled = "5eb03494b6584870a536b337290809b3"
-    /// "Started …": for a Type=notify service, the moment READY=1 arrived.
-    case started = "39f53479d3a045ac8e11786248231fbf"
-    /// "… Failed with result 'x'" (UNIT_RESULT).
-    case failed = "d9b373ed55a64feb8242e02dbe79a49c"
-}

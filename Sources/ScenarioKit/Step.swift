@@ -82,10 +82,10 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
         case .savedStateDiscarded: MessageID.savedStateDiscarded.rawValue
         case .permissionChanged: MessageID.permissionChanged.rawValue
         case .appKilled: MessageID.appKilled.rawValue
-        case .unitExited: "98e322203f7a4ed290d09fe03c09fe15"
-        case .unitRestartScheduled: "5eb03494b6584870a536b337290809b3"
-        case .unitStarted: "39f53479d3a045ac8e11786248231fbf"
-        case .unitFailed: "d9b373ed55a64feb8242e02dbe79a49c"
+        case .unitExited: ManagerMessageID.processExited.rawValue
+        case .unitRestartScheduled: ManagerMessageID.restartScheduled.rawValue
+        case .unitStarted: ManagerMessageID.started.rawValue
+        case .unitFailed: ManagerMessageID.failed.rawValue
         }
     }
 

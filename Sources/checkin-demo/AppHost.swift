@@ -90,10 +90,14 @@ final class AppHost: Sendable {
     func hang() {
         logger.warning("test hook: hanging; the watchdog will abort this instance")
         hung.store(true, ordering: .releasing)
-        startThread { [self] in
-            core.withLock { _ in
-                while true { pause() }
+        do {
+            try spawnDetachedThread { [self] in
+                core.withLock { _ in
+                    while true { pause() }
+                }
             }
+        } catch {
+            logger.error("test hook hang: no thread to hang on", metadata: ["ERROR": "\(error)"])
         }
     }
 

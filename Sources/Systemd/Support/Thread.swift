@@ -2,8 +2,10 @@
 import Glibc
 #endif
 
-/// Starts a detached POSIX thread running `body` (no Foundation needed).
-func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(SystemdError) {
+/// Starts a detached POSIX thread running `body` (no Foundation needed), for work that must block
+/// off the task pool.
+/// - Throws: ``SystemdError`` when no thread can be created; `body` does not run then.
+public func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(SystemdError) {
     final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
