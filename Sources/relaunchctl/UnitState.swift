@@ -1,37 +1,23 @@
+import Systemd
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// What systemd says about a unit right now, read with `systemctl show`.
+/// What systemd says about a unit right now, from its D-Bus API (the Systemd layer's `unitStatus`).
 struct UnitState {
-    var activeState: String
-    var subState: String
     var invocationID: String
     var mainPID: String
-    var restarts: String
 
-    /// Reads the unit's properties.
+    /// Reads the unit's properties; a unit systemd has not loaded reads as not running.
     static func read(_ unit: String) throws(CLIError) -> UnitState {
-        let result = try Subprocess.run([
-            "systemctl", "show", "-p", "ActiveState", "-p", "SubState", "-p", "InvocationID",
-            "-p", "MainPID", "-p", "NRestarts", unit,
-        ])
-        guard result.status == 0 else {
-            throw CLIError(.unavailable, "cannot ask systemd about \(unit) (systemctl exited \(result.status)); "
-                + "is systemd running here? In the sandbox, use scripts/sandbox exec -- relaunchctl ...")
+        let manager = SystemdManager(connection: try systemBus())
+        do {
+            guard let status = try manager.unitStatus(unit) else { return UnitState(invocationID: "", mainPID: "0") }
+            return UnitState(invocationID: status.invocationID, mainPID: String(status.mainPID))
+        } catch {
+            throw cliError(error, talkingTo: "systemd", hint: "is systemd running here? In the sandbox, use scripts/sandbox exec -- relaunchctl ...")
         }
-        var values: [String: String] = [:]
-        for line in result.output.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        return UnitState(
-            activeState: values["ActiveState"] ?? "",
-            subState: values["SubState"] ?? "",
-            invocationID: values["InvocationID"] ?? "",
-            mainPID: values["MainPID"] ?? "0",
-            restarts: values["NRestarts"] ?? "0"
-        )
     }
 
     /// Whether `pid` names a live process (not a zombie waiting to be reaped).
