@@ -34,6 +34,7 @@ static const sd_bus_vtable permissions1_vtable[] = {
     M("Set", "sss", SD_BUS_PARAM(app) SD_BUS_PARAM(permission) SD_BUS_PARAM(state), "", ""),
     M("Reset", "ss", SD_BUS_PARAM(app) SD_BUS_PARAM(permission), "", ""),
     M("LastKill", "s", SD_BUS_PARAM(app), "(sssst)", SD_BUS_PARAM(kill)),
+    M("TestHook", "s", SD_BUS_PARAM(name), "", ""),
     SD_BUS_SIGNAL_WITH_NAMES("Changed", "ssssb",
         SD_BUS_PARAM(app) SD_BUS_PARAM(permission) SD_BUS_PARAM(old_state) SD_BUS_PARAM(new_state)
         SD_BUS_PARAM(killed), 0),

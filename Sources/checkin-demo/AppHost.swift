@@ -4,6 +4,7 @@ internal import RelaunchContract
 internal import RestorationKit
 internal import Synchronization
 internal import Systemd
+internal import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,6 @@ final class AppHost: Sendable {
     private let savedState: SavedState
     private let notifier: ServiceNotifier
     private let logger: Logger
-    private let hung = Atomic<Bool>(false)
     private let terminationContinuation: AsyncStream<Void>.Continuation
     /// Yields once when a quit asks the process to exit.
     let terminationRequests: AsyncStream<Void>
@@ -43,8 +43,6 @@ final class AppHost: Sendable {
         (terminationRequests, terminationContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Whether the `hang` test hook was used: the watchdog must no longer be pinged.
-    var isHung: Bool { hung.load(ordering: .acquiring) }
 
     // MARK: Input
 
@@ -54,6 +52,20 @@ final class AppHost: Sendable {
         try core.withLock { (core) throws(InputError) in
             let effects = try body(core.app)
             perform(effects, &core)
+        }
+    }
+
+    /// Applies the camera permission as permissiond says it is now (a change that did not kill the
+    /// app, or a value the launch could not read); logs only when it differs.
+    func updateCamera(_ state: PermissionState, because reason: String) {
+        core.withLock { core in
+            let old = core.app.camera
+            guard old != state else { return }
+            core.app.setCamera(state)
+            logger.notice("camera permission is now \(state) (was \(old)): \(reason)", metadata: [
+                "PERMISSION": "camera", "OLD_STATE": "\(old)", "NEW_STATE": "\(state)",
+            ])
+            updateStatus(Self.status(of: core.app, suffix: nil))
         }
     }
 
@@ -85,20 +97,26 @@ final class AppHost: Sendable {
 
     // MARK: Test hooks
 
-    /// `TestHook hang`: stops the watchdog pings and blocks the app's lock forever on a thread of its own,
-    /// so systemd's watchdog aborts the process.
+    /// `TestHook hang`, a real deadlock: a thread of its own takes the app's lock and never lets go,
+    /// then the calling thread (the bus loop, which pings the watchdog) waits for that lock. Nothing
+    /// stops the pings but the stuck loop itself, so systemd's watchdog aborting the process proves
+    /// that the watchdog watches the loop that serves.
     func hang() {
-        logger.warning("test hook: hanging; the watchdog will abort this instance")
-        hung.store(true, ordering: .releasing)
+        logger.warning("test hook: deadlocking the bus loop; the watchdog will abort this instance")
+        let taken = DispatchSemaphore(value: 0)
         do {
             try spawnDetachedThread { [self] in
                 core.withLock { _ in
+                    taken.signal()
                     while true { pause() }
                 }
             }
         } catch {
             logger.error("test hook hang: no thread to hang on", metadata: ["ERROR": "\(error)"])
+            return
         }
+        taken.wait()
+        _ = screen()  // waits for the lock forever
     }
 
     // MARK: Effects

@@ -72,9 +72,9 @@ enum CheckInDemo {
 
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
-                .init(service: WatchdogService(host: host, notifier: notifier, logger: logger),
-                      successTerminationBehavior: .ignore, serviceName: "watchdog"),
-                .init(service: BusService(connection: connection, interface: DemoBusInterface(host: host, logger: logger), logger: logger),
+                .init(service: BusService(
+                        connection: connection, interface: DemoBusInterface(host: host, logger: logger), host: host,
+                        notifier: notifier, logger: logger),
                       successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "dbus"),
                 .init(service: AppService(host: host),
                       successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "app"),

@@ -3,6 +3,7 @@ internal import RelaunchContract
 internal import ServiceLifecycle
 internal import Synchronization
 internal import Systemd
+internal import Synchronization
 
 /// The app itself: runs until a quit asks to exit or a graceful shutdown (SIGTERM, SIGINT) comes,
 /// then preserves if in the background and says STOPPING=1.
@@ -19,88 +20,98 @@ struct AppService: Service {
     }
 }
 
-/// Pings systemd's watchdog at half `WatchdogSec=`; returns at once when no watchdog is set.
-/// After the `hang` test hook it stays silent, so the watchdog fires.
-struct WatchdogService: Service {
+/// Serves `org.relaunch.CheckInDemo1` (launching has finished and READY=1 was sent before this
+/// runs), follows permissiond (its `Changed` signal and its name owner), and pings systemd's
+/// watchdog from the loop that serves calls, so a hung handler or loop gets the app aborted.
+/// Connects again when the bus goes away.
+struct BusService: Service {
+    /// The connection the launch used; served first (nil: no bus at launch, try to connect).
+    let connection: BusConnection?
+    let interface: DemoBusInterface
     let host: AppHost
     let notifier: ServiceNotifier
     let logger: Logger
 
     func run() async throws {
-        guard let interval = try ServiceNotifier.recommendedWatchdogPingInterval() else { return }
-        try ping()
-        for await _ in Ticks(interval: interval).cancelOnGracefulShutdown() {
-            try ping()
+        var heartbeat: LoopHeartbeat?
+        if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
+            let notifier = notifier
+            heartbeat = LoopHeartbeat(interval: interval) { _ = try? notifier.watchdog() }
         }
-    }
-
-    private func ping() throws(SystemdError) {
-        guard !host.isHung else { return }
-        try notifier.watchdog()
-    }
-}
-
-/// An endless sequence that yields every `interval` (the first after one interval), until cancelled.
-struct Ticks: AsyncSequence, Sendable {
-    typealias Element = Void
-    typealias Failure = Never
-
-    let interval: Duration
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let interval: Duration
-
-        mutating func next() async -> Void? {
-            do {
-                try await Task.sleep(for: interval)
-                return ()
-            } catch {
-                return nil
+        let launchConnection = Mutex<BusConnection?>(connection)
+        let serving = BusServing(
+            open: { () throws(SystemdError) -> BusConnection in
+                if let first = launchConnection.withLock({ $0.take() }) { return first }
+                return try BusConnection.system()
+            },
+            heartbeat: heartbeat, logger: logger)
+        let interface = interface
+        let host = host
+        let logger = logger
+        try await cancelWhenGracefulShutdown {
+            try await serving.run { connection, _ in
+                let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) { call throws(BusError) in
+                    try interface.handle(call)
+                }
+                let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
+                do {
+                    try connection.requestName(BusNames.CheckInDemo.service)
+                } catch {
+                    throw DemoError(.bus, "could not take the bus name \(BusNames.CheckInDemo.service): \(error); "
+                        + "check the D-Bus policy (systemd/dbus/org.relaunch.CheckInDemo1.conf) allows this user to own it")
+                }
+                return [object, follower]
             }
         }
     }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(interval: interval) }
 }
 
-/// Serves `org.relaunch.CheckInDemo1`: exports the object, takes the bus name (launching has finished
-/// and READY=1 was sent before this runs), and processes calls on a thread of its own until shutdown.
-struct BusService: Service {
-    let connection: BusConnection?
-    let interface: DemoBusInterface
-    let logger: Logger
+/// Keeps the app's permissions equal to permissiond's: applies `Changed` signals for this app,
+/// and reads them again whenever permissiond's name gets an owner (it was down at launch, or
+/// restarted) and right after subscribing (nothing missed between launch and now).
+enum PermissionFollower {
+    static func follow(on connection: BusConnection, host: AppHost, logger: Logger) throws(BusError) -> [BusSubscription] {
+        let app = CheckInDemoApp.appID
+        let changed = try connection.subscribe(
+            BusMatchRule(
+                path: BusNames.Permissions.object, interface: BusNames.Permissions.interface, member: "Changed")
+        ) { signal in
+            guard let changedApp = try? signal.arguments.string(at: 0), changedApp == app,
+                let permission = try? signal.arguments.string(at: 1), permission == Permission.camera.rawValue,
+                let raw = try? signal.arguments.string(at: 3), let state = PermissionState(rawValue: raw)
+            else { return }
+            host.updateCamera(state, because: "permissiond said it changed")
+        }
+        let owner = try connection.subscribe(
+            BusMatchRule(
+                sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "NameOwnerChanged")
+        ) { signal in
+            guard (try? signal.arguments.string(at: 0)) == BusNames.Permissions.service,
+                let newOwner = try? signal.arguments.string(at: 2), !newOwner.isEmpty
+            else { return }
+            reread(on: connection, host: host, logger: logger, why: "permissiond is back")
+        }
+        reread(on: connection, host: host, logger: logger, why: "following permissiond from now on")
+        return [changed, owner]
+    }
 
-    func run() async throws {
-        guard let connection else {
-            logger.warning("no system bus: org.relaunch.CheckInDemo1 is not served")
-            try? await gracefulShutdown()
-            return
-        }
-        let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) { call throws(BusError) in
-            try interface.handle(call)
-        }
-        defer { object.cancel() }
+    /// Asks permissiond for the camera on a thread of its own (never the loop thread, whose
+    /// connection the answer comes in on) and applies the answer.
+    private static func reread(on connection: BusConnection, host: AppHost, logger: Logger, why: String) {
         do {
-            try connection.requestName(BusNames.CheckInDemo.service)
+            try spawnDetachedThread {
+                do throws(BusError) {
+                    let state = try PermissionClient(connection: connection, app: CheckInDemoApp.appID).state(of: .camera)
+                    host.updateCamera(state, because: why)
+                } catch {
+                    logger.notice("could not read the camera permission (\(why)); the next Changed or restart of permissiond corrects it", metadata: [
+                        "ERROR": "\(error)",
+                    ])
+                }
+            }
         } catch {
-            throw DemoError(.bus, "could not take the bus name \(BusNames.CheckInDemo.service): \(error); "
-                + "check the D-Bus policy (systemd/dbus/org.relaunch.CheckInDemo1.conf) allows this user to own it")
-        }
-        try await serve(connection)
-        // Replies to the last calls (a Quit) go out before the process exits.
-        try? connection.flush()
-    }
-
-    /// Processes calls on the connection's own loop thread until graceful shutdown or cancellation.
-    private func serve(_ connection: BusConnection) async throws {
-        do {
-            try await withGracefulShutdownHandler {
-                try await connection.run()
-            } onGracefulShutdown: {
-                connection.stop()
-            }
-        } catch let error as SystemdError {
-            throw DemoError(.bus, "the system bus connection failed: \(error)")
+            logger.warning("no thread to read permissions on", metadata: ["ERROR": "\(error)"])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Logging
 import PermissionStore
 import RelaunchContract
@@ -13,16 +14,20 @@ import Systemd
 /// (overcommit) threads, not Swift's cooperative pool, so waiting for the connection there cannot
 /// starve the task the bus thread is waiting for, whatever the number of cores.
 final class EffectPerformer: Sendable {
-    /// The serving connection, which emits the signals.
-    let connection: BusConnection
+    /// The serving connection, which emits the signals (a new one after a reconnect).
+    private let connection = Mutex<BusConnection?>(nil)
     /// The journal.
     let logger: Logger
     private let queue = DispatchQueue(label: "permissiond.effects")
 
-    /// Performs effects on `connection` and `logger`.
-    init(connection: BusConnection, logger: Logger) {
-        self.connection = connection
+    /// Performs effects with `logger`, and signals on the connection given to ``use(_:)``.
+    init(logger: Logger) {
         self.logger = logger
+    }
+
+    /// Emits the signals that follow on `connection`.
+    func use(_ connection: BusConnection) {
+        self.connection.withLock { $0 = connection }
     }
 
     /// Queues `effects`, performed in order after everything queued before.
@@ -48,6 +53,8 @@ final class EffectPerformer: Sendable {
                 log(entry)
             case .emitChanged(let signal):
                 emit(signal)
+            case .problem(let text):
+                logger.error("\(text)")
             }
         }
     }
@@ -60,6 +67,7 @@ final class EffectPerformer: Sendable {
     }
 
     private func emit(_ signal: ChangedSignal) {
+        guard let connection = connection.withLock({ $0 }) else { return }
         do throws(BusError) {
             try connection.emitSignal(
                 path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,

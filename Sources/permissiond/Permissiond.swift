@@ -17,7 +17,7 @@ struct Permissiond: AsyncParsableCommand {
         discussion: """
             Serves Get, List, ListApps, Set, Reset and LastKill, emits Changed, and kills an app's \
             unit (KillUnit main SIGKILL) when the kill policy says a change needs it. Started by \
-            permissiond.service (Type=dbus); exits 0 on SIGTERM or SIGINT.
+            permissiond.service (Type=notify, watchdog); exits 0 on SIGTERM or SIGINT.
 
             Environment:
               RELAUNCH_KILL_POLICY   ios or android: overrides the configuration's kill-policy
@@ -81,17 +81,17 @@ struct Permissiond: AsyncParsableCommand {
             }
         }
 
-        let serving: BusConnection
-        let systemd: BusConnection
-        do {
-            serving = try BusConnection.system()
-            systemd = try BusConnection.system()
-        } catch {
-            throw DaemonError("cannot connect to the system bus: \(error); is dbus running (systemctl status dbus)?")
-        }
+        // Calls to systemd and polkit go over a link of their own: processed from the start (an
+        // unprocessed connection is dropped by dbus-daemon after 30 s) and reopened when the bus or
+        // systemd went away. Never the serving connection, whose thread must stay free for reads.
+        let link = BusLink()
+        let hooks = ProcessInfo.processInfo.environment["RELAUNCH_TEST_HOOKS"] == "1" ? TestHooks() : nil
+        let systemd = SystemdUnitController(link: link)
         let service = PermissionService(
-            database: store, configuration: configuration, units: SystemdUnitController(connection: systemd))
-        let server = PermissionsBusServer(connection: serving, service: service, logger: logger)
+            database: store, configuration: configuration,
+            units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
+            authorizer: PolkitAuthorizer(link: link))
+        let server = PermissionsBusServer(service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [ServiceGroupConfiguration.ServiceConfiguration(service: server)],
@@ -104,7 +104,7 @@ struct Permissiond: AsyncParsableCommand {
         } catch {
             throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
         }
-        try? serving.flush()  // replies and signals queued by the last calls
+        link.close()
         logger.notice("stopped serving \(BusNames.Permissions.service)")
     }
 }

@@ -2,76 +2,207 @@ import Logging
 import PermissionStore
 import RelaunchContract
 import ServiceLifecycle
+import Synchronization
 import Systemd
 
-/// Serves `org.relaunch.Permissions1` on the system bus until graceful shutdown.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serves `org.relaunch.Permissions1` on the system bus until graceful shutdown, reconnecting when
+/// the bus goes away.
 ///
-/// Order at start: export the object, start the loop, then take the well-known name, so that the
-/// unit (Type=dbus) is active only when calls can be answered. Each call runs on the bus thread,
-/// which blocks while ``PermissionService/handle(_:callerUID:)`` runs as a task; the reply goes out
-/// when the handler returns, and the outcome's effects follow through ``EffectPerformer``.
-/// Graceful shutdown stops the loop (a call being handled is answered first) and waits for the
-/// effects already queued.
+/// Reads (Get, List, ListApps, LastKill) are answered on the bus thread at once, from the store's
+/// memory. Writes (Set, Reset) are answered later: polkit is asked off the bus thread, then the
+/// ``Writer`` runs them one at a time (commit, kill, record), sends the reply, and hands the
+/// journal entries and `Changed` signals to ``EffectPerformer``. The bus thread pings systemd's
+/// watchdog while it serves and no write has been stuck for ``stuckWriteLimit``.
 struct PermissionsBusServer: Service {
-    /// The serving connection (not the one used to call systemd).
-    let connection: BusConnection
     /// The transport-free service.
     let service: PermissionService
+    /// systemd's notify socket (READY=1, WATCHDOG=1).
+    let notifier: ServiceNotifier
     /// The journal.
     let logger: Logger
+    /// `RELAUNCH_TEST_HOOKS=1`: TestHook is served.
+    let testHooks: TestHooks?
+
+    /// A write running longer than this stops the watchdog pings.
+    static let stuckWriteLimit: Duration = .seconds(8)
+    /// The members whose caller must be known (writes, hooks).
+    static let membersNeedingCaller: Set<String> = ["Set", "Reset", "TestHook"]
 
     func run() async throws {
-        let effects = EffectPerformer(connection: connection, logger: logger)
-        let service = service
-        let object = try connection.export(.permissions1, at: BusNames.Permissions.object) { call throws(BusError) in
-            try Self.answer(call, service: service, effects: effects)
+        let effects = EffectPerformer(logger: logger)
+        let writer = Writer()
+        let outbox = Outbox(service: service, writer: writer, effects: effects)
+        var heartbeat: LoopHeartbeat?
+        if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
+            let notifier = notifier
+            let logger = logger
+            heartbeat = LoopHeartbeat(interval: interval) {
+                if let busy = writer.busyFor, busy > Self.stuckWriteLimit {
+                    logger.error("a write has been running for \(busy); not pinging the watchdog")
+                    return
+                }
+                _ = try? notifier.watchdog()
+            }
         }
-        defer { object.cancel() }
-        do {
-            try await withGracefulShutdownHandler {
-                try await withThrowingDiscardingTaskGroup { serving in
-                    serving.addTask { try await connection.run() }
-                    do throws(BusError) {
-                        try connection.requestName(BusNames.Permissions.service)
-                    } catch {
-                        throw DaemonError(
-                            "cannot own \(BusNames.Permissions.service) on the system bus: \(error); "
-                                + "is another permissiond running (busctl status \(BusNames.Permissions.service))?")
-                    }
+        let serving = BusServing(heartbeat: heartbeat, logger: logger)
+        let service = service
+        let logger = logger
+        let testHooks = testHooks
+        let notifier = notifier
+        try await cancelWhenGracefulShutdown {
+            try await serving.run { connection, first in
+                effects.use(connection)
+                let object = try connection.export(
+                    .permissions1, at: BusNames.Permissions.object,
+                    resolvingSenderUID: { Self.membersNeedingCaller.contains($0) }
+                ) { (call, pending) throws(BusError) -> BusReply? in
+                    try Self.answer(call, pending, service: service, writer: writer, effects: effects, hooks: testHooks)
+                }
+                do throws(BusError) {
+                    try connection.requestName(BusNames.Permissions.service)
+                } catch {
+                    throw DaemonError(
+                        "cannot own \(BusNames.Permissions.service) on the system bus: \(error); "
+                            + "is another permissiond running (busctl status \(BusNames.Permissions.service))?")
+                }
+                if first {
                     let apps = service.configuration.apps.joined(separator: ", ")
                     logger.notice(
                         "serving \(BusNames.Permissions.service): kill policy \(service.configuration.killPolicy), apps \(apps), database \(service.database.path)")
+                    _ = try? notifier.ready(status: "Serving \(BusNames.Permissions.service)")
                 }
-            } onGracefulShutdown: {
-                connection.stop()
+                outbox.redeliver()  // at start and after every reconnect
+                return [object]
             }
-        } catch {
-            await effects.drained()
-            throw error
         }
+        await outbox.drained()
         await effects.drained()  // the journal entries and signals of the last calls
     }
 
-    /// Answers one call on the bus thread; queues the outcome's effects before returning the reply.
+    /// Answers one call on the bus thread: reads at once, writes later through the writer.
     static func answer(
-        _ call: BusMethodCall, service: PermissionService, effects: EffectPerformer
-    ) throws(BusError) -> BusReply {
+        _ call: BusMethodCall, _ pending: BusPendingReply, service: PermissionService, writer: Writer,
+        effects: EffectPerformer, hooks: TestHooks?
+    ) throws(BusError) -> BusReply? {
+        if call.member == "TestHook" {
+            try TestHooks.serve(call, hooks: hooks)
+            return .empty
+        }
         let request = try PermissionRequest(call)
-        let callerUID: UInt32
-        if let uid = call.senderUID {
-            callerUID = uid
-        } else if request.needsRoot {
-            throw .accessDenied(
-                "\(call.interface.name).\(call.member) may only be called by root (uid 0), "
-                    + "and the bus did not say who the caller is")
-        } else {
-            callerUID = UInt32.max  // reads do not depend on the caller
+        guard Self.membersNeedingCaller.contains(call.member) else {
+            switch service.read(request) {
+            case .success(let reply): return reply.busReply
+            case .failure(let error): throw error.busError
+            }
         }
-        let outcome = awaitBlocking { await service.handle(request, callerUID: callerUID) }
-        effects.submit(outcome.effects)
-        switch outcome.reply {
-        case .success(let reply): return reply.busReply
-        case .failure(let error): throw error.busError
+        let caller = Caller(
+            uid: call.senderUID ?? UInt32.max, busName: call.sender, interactive: call.allowsInteractiveAuthorization)
+        Task {
+            do throws(PermissionServiceError) {
+                try await service.authorize(request, caller: caller)
+            } catch {
+                pending.send(.failure(error.busError))
+                return
+            }
+            await writer.run {
+                let outcome = await service.perform(request, caller: caller)
+                pending.send(outcome.reply.map(\.busReply).mapError(\.busError))
+                effects.submit(outcome.effects)
+            }
         }
+        return nil
+    }
+}
+
+/// Carries out the kills still owed (the outbox): at start, after a reconnect, and every second
+/// while some remain, through the writer so they never interleave with a Set.
+final class Outbox: Sendable {
+    let service: PermissionService
+    let writer: Writer
+    let effects: EffectPerformer
+    private let scheduled = Atomic<Bool>(false)
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    /// How long to wait before trying the remaining kills again.
+    static let retryInterval: Duration = .seconds(1)
+
+    init(service: PermissionService, writer: Writer, effects: EffectPerformer) {
+        self.service = service
+        self.writer = writer
+        self.effects = effects
+    }
+
+    /// Tries every pending kill now (unless a try is already on its way).
+    func redeliver(after delay: Duration = .zero) {
+        guard scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        let task = Task {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            scheduled.store(false, ordering: .releasing)
+            guard !Task.isCancelled else { return }
+            let remaining = await writer.run {
+                let (effects, remaining) = await service.redeliverPendingKills()
+                self.effects.submit(effects)
+                return remaining
+            }
+            if remaining > 0 && !Task.isCancelled { redeliver(after: Self.retryInterval) }
+        }
+        running.withLock { $0 = task }
+    }
+
+    /// Stops retrying and waits for a try in progress.
+    func drained() async {
+        let task = running.withLock { $0 }
+        task?.cancel()
+        await task?.value
+    }
+}
+
+/// The sandbox's fault hooks (`RELAUNCH_TEST_HOOKS=1` only): `hang` blocks the bus thread for
+/// good (the watchdog must fire); `die-before-kill` makes the next kill SIGKILL permissiond
+/// itself after the change was committed and before the app is killed (the outbox must recover).
+final class TestHooks: Sendable {
+    let dieBeforeKill = Atomic<Bool>(false)
+    static let names = ["hang", "die-before-kill"]
+
+    static func serve(_ call: BusMethodCall, hooks: TestHooks?) throws(BusError) {
+        guard call.senderUID == 0 else {
+            throw .accessDenied("TestHook is for root only")
+        }
+        guard let hooks else {
+            throw BusError(
+                name: "org.freedesktop.DBus.Error.NotSupported",
+                message: "test hooks are off; the unit must set RELAUNCH_TEST_HOOKS=1 (the sandbox's drop-in does)")
+        }
+        let name = try call.arguments.string(at: 0)
+        switch name {
+        case "hang":
+            while true { pause() }
+        case "die-before-kill":
+            hooks.dieBeforeKill.store(true, ordering: .releasing)
+        default:
+            throw .invalidArgs("unknown test hook \(Echo.quoted(name)); accepted: \(names.joined(separator: ", "))")
+        }
+    }
+}
+
+/// A ``UnitController`` that obeys the `die-before-kill` hook, then defers to systemd.
+struct HookedUnitController: UnitController {
+    let units: any UnitController
+    let hooks: TestHooks
+
+    func runningInstance(of unit: String) async throws -> String? {
+        try await units.runningInstance(of: unit)
+    }
+
+    func kill(unit: String, instance: String) async throws -> KillDelivery {
+        if hooks.dieBeforeKill.exchange(false, ordering: .acquiringAndReleasing) {
+            raise(SIGKILL)
+        }
+        return try await units.kill(unit: unit, instance: instance)
     }
 }

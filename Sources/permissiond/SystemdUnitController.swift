@@ -5,62 +5,70 @@ import Systemd
 import Glibc
 #endif
 
-/// ``UnitController`` over systemd's D-Bus API (`org.freedesktop.systemd1`), on a connection of its own.
+/// ``UnitController`` over systemd's D-Bus API (`org.freedesktop.systemd1`), on a link of its own.
 ///
-/// The connection must not be the one serving `Permissions1`: these calls are made while that
-/// connection's loop is blocked in a method handler, waiting for them. Each call blocks its thread
-/// for one round trip (well under a millisecond; sd-bus gives up after 25 s).
+/// The link is never the serving connection, reconnects when the bus or systemd went away
+/// (dbus-daemon restarted, `systemctl daemon-reexec`), and every call is bounded by
+/// ``callTimeout``, so a Set never waits sd-bus's 25 s default on a systemd that does not answer.
 struct SystemdUnitController: UnitController {
-    /// The client connection to the system bus, used for nothing else.
-    let manager: SystemdManager
+    /// The link calls go through (used for nothing else that could block it).
+    let link: BusLink
+    /// The longest one call to systemd may take.
+    static let callTimeout: Duration = .seconds(2)
 
     private static let unitInterface = "org.freedesktop.systemd1.Unit"
     private static let serviceInterface = "org.freedesktop.systemd1.Service"
+    /// systemd's answer to KillUnit when the unit has no main process ("No main process to kill").
+    static let noSuchProcessErrorName = "org.freedesktop.systemd1.NoSuchProcess"
 
-    /// Talks to systemd over `connection` (not the serving one).
-    init(connection: BusConnection) {
-        manager = SystemdManager(connection: connection)
-    }
-
-    /// Whether `unit` has a process to kill: ActiveState `active`, `reloading` or `activating`, and,
-    /// for a service, a main process.
+    /// The InvocationID of the running instance: ActiveState `active`, `reloading` or `activating`
+    /// and, for a service, a main process.
     ///
     /// The main-process test matters right after a kill: while systemd waits to restart the app
     /// (SubState `auto-restart`), ActiveState is `activating` but nothing runs, and KillUnit would
-    /// fail with "No main process to kill". The app then starts with the new state anyway.
-    func isActive(unit: String) async throws -> Bool {
-        guard let path = try loadedUnitPath(unit) else { return false }  // not loaded: not running
+    /// fail with "No main process to kill". The next instance starts with the new state anyway.
+    func runningInstance(of unit: String) async throws -> String? {
+        guard let path = try loadedUnitPath(unit) else { return nil }  // not loaded: not running
         let state = try property(path, Self.unitInterface, "ActiveState").stringValue ?? ""
-        guard ["active", "reloading", "activating"].contains(state) else { return false }
-        guard unit.hasSuffix(".service") else { return true }
-        let mainPID = try property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0
-        return mainPID != 0
+        guard ["active", "reloading", "activating"].contains(state) else { return nil }
+        if unit.hasSuffix(".service") {
+            let mainPID = try property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0
+            guard mainPID != 0 else { return nil }
+        }
+        let id = SystemdManager.hex(try property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
+        return id.isEmpty ? nil : id
     }
 
-    /// Reads the unit's InvocationID, then sends SIGKILL to its main process (`KillUnit(unit, "main", 9)`).
+    /// Kills the main process of `unit` if `instance` is the one running (`KillUnit(unit, "main", 9)`).
     ///
-    /// - Returns: the InvocationID of the killed instance, as 32 lowercase hex digits.
-    func kill(unit: String) async throws -> String? {
-        let path = try manager.unitPath(unit)
-        let invocationID = SystemdManager.hex(
-            try property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
+    /// systemd 252 cannot kill by invocation id, so this reads the running instance first; the two
+    /// calls are a few hundred microseconds apart, and a relaunch takes far longer than that.
+    func kill(unit: String, instance: String) async throws -> KillDelivery {
+        guard try await runningInstance(of: unit) == instance else { return .gone }
         do throws(BusError) {
-            try manager.killUnit(unit, whom: "main", signal: SIGKILL)
+            try link.call(
+                destination: SystemdManager.destination, path: SystemdManager.path,
+                interface: SystemdManager.managerInterface, member: "KillUnit",
+                arguments: [.string(unit), .string("main"), .int32(SIGKILL)], timeout: Self.callTimeout)
         } catch {
-            // The app exited between the isActive check and the kill: nothing left to apply it to.
-            if error.name == Self.noSuchProcessErrorName { return nil }
+            // The app exited between the check and the kill: nothing left to apply it to.
+            if error.name == Self.noSuchProcessErrorName { return .gone }
+            if error.name == BusError.noReplyName {
+                throw BusError(name: error.name, message: "systemd did not answer KillUnit within \(Self.callTimeout)")
+            }
             throw error
         }
-        return invocationID
+        return .killed
     }
-
-    /// systemd's answer to KillUnit when the unit has no main process ("No main process to kill").
-    static let noSuchProcessErrorName = "org.freedesktop.systemd1.NoSuchProcess"
 
     /// The unit's object path, or nil when systemd has not loaded it (never started since boot, or gone).
     private func loadedUnitPath(_ unit: String) throws(BusError) -> String? {
         do throws(BusError) {
-            return try manager.unitPath(unit)
+            return try link.call(
+                destination: SystemdManager.destination, path: SystemdManager.path,
+                interface: SystemdManager.managerInterface, member: "GetUnit", arguments: [.string(unit)],
+                timeout: Self.callTimeout
+            ).string(at: 0)
         } catch {
             if error.name == SystemdManager.noSuchUnitErrorName { return nil }
             throw error
@@ -68,7 +76,9 @@ struct SystemdUnitController: UnitController {
     }
 
     private func property(_ path: String, _ interface: String, _ name: String) throws(BusError) -> BusValue {
-        try manager.connection.property(
-            destination: SystemdManager.destination, path: path, interface: interface, name: name)
+        try link.call(
+            destination: SystemdManager.destination, path: path, interface: "org.freedesktop.DBus.Properties",
+            member: "Get", arguments: [.string(interface), .string(name)], timeout: Self.callTimeout
+        ).variant(at: 0)
     }
 }

@@ -1,49 +1,75 @@
 import Synchronization
 @testable import PermissionStore
 
-/// A systemd stand-in: units listed in `active` run; kills are counted and stop the unit.
+/// A systemd stand-in: units listed in `active` run, each as one instance with an invocation id;
+/// kills are counted and stop the unit.
 final class FakeUnitController: UnitController {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     struct State {
-        var active: Set<String> = []
+        /// Running units and the invocation id of the instance running.
+        var running: [String: String] = [:]
         var kills: [String] = []
+        var killedInstances: [String] = []
         var isActiveFails = false
-        var killFails = false
-        /// The unit is "active" but its process is gone by the time of the kill.
+        /// How many kill attempts fail before one succeeds (Int.max: every one).
+        var killFailures = 0
+        /// The unit is running when asked, but its process is gone by the time of the kill.
         var exitsBeforeKill = false
+        var instancesStarted = 0
     }
 
     let state: Mutex<State>
 
     init(active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false, exitsBeforeKill: Bool = false) {
-        state = Mutex(State(active: active, isActiveFails: isActiveFails, killFails: killFails,
-                            exitsBeforeKill: exitsBeforeKill))
+        state = Mutex(State(isActiveFails: isActiveFails, killFailures: killFails ? Int.max : 0, exitsBeforeKill: exitsBeforeKill))
+        for unit in active.sorted() { start(unit) }
     }
 
     /// The units killed so far, in order.
     var kills: [String] { state.withLock { $0.kills } }
+    /// The instances killed so far, in order.
+    var killedInstances: [String] { state.withLock { $0.killedInstances } }
 
-    func isActive(unit: String) async throws -> Bool {
+    /// Starts a new instance of `unit` (as systemd's restart would) and returns its invocation id.
+    @discardableResult
+    func start(_ unit: String) -> String {
+        state.withLock { state in
+            state.instancesStarted += 1
+            let id = Self.invocationID(state.instancesStarted)
+            state.running[unit] = id
+            return id
+        }
+    }
+
+    /// The instance of `unit` running now.
+    func instance(of unit: String) -> String? { state.withLock { $0.running[unit] } }
+
+    func runningInstance(of unit: String) async throws -> String? {
         try state.withLock { state in
             if state.isActiveFails { throw Failure(description: "systemd did not answer") }
-            return state.active.contains(unit)
+            return state.running[unit]
         }
     }
 
-    func kill(unit: String) async throws -> String? {
+    func kill(unit: String, instance: String) async throws -> KillDelivery {
         try state.withLock { state in
-            if state.killFails { throw Failure(description: "Access denied") }
-            if state.exitsBeforeKill { return nil }
+            if state.killFailures > 0 {
+                if state.killFailures != Int.max { state.killFailures -= 1 }
+                throw Failure(description: "Access denied")
+            }
+            if state.exitsBeforeKill { return .gone }
+            guard state.running[unit] == instance else { return .gone }
             state.kills.append(unit)
-            state.active.remove(unit)
-            return Self.invocationID(state.kills.count)
+            state.killedInstances.append(instance)
+            state.running[unit] = nil
+            return .killed
         }
     }
 
-    /// The invocation id the `n`th kill (from 1) reports.
+    /// The invocation id of the `n`th instance started (from 1).
     static func invocationID(_ n: Int) -> String {
         let digits = String(n)
         return String(repeating: "0", count: 32 - digits.count) + digits

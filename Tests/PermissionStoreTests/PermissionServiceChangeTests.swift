@@ -1,4 +1,5 @@
 import RelaunchContract
+import Synchronization
 import Testing
 @testable import PermissionStore
 
@@ -134,20 +135,127 @@ struct PermissionServiceChangeTests {
         #expect(try harness.database.history(app: app).count == 1, "only the preset")
     }
 
-    @Test("systemd failing: the change stays committed and reported, the reply is Failed saying what to do",
-          arguments: [FakeUnitController(active: [ServiceHarness.unit], isActiveFails: true),
-                      FakeUnitController(active: [ServiceHarness.unit], killFails: true)])
-    func killFails(_ units: FakeUnitController) async throws {
-        let harness = try ServiceHarness(units: units)
+    @Test("systemd cannot say which instance runs: nothing is stored, and the reply says so")
+    func systemdUnreachable() async throws {
+        let harness = try ServiceHarness(units: FakeUnitController(active: [ServiceHarness.unit], isActiveFails: true))
         let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
         let error = try #require(outcome.error)
         #expect(error.dbusName == "org.relaunch.Permissions1.Error.Failed")
-        #expect(error.message.contains("camera of checkin-demo is now allowed, but killing checkin-demo.service"))
+        #expect(error.message.contains("nothing was changed"))
+        #expect(outcome.effects.isEmpty)
+        #expect(harness.database.get(app: app, permission: .camera) == .notDetermined)
+        #expect(try harness.database.history(app: app).isEmpty)
+        #expect(try harness.database.pendingKills().isEmpty)
+    }
+
+    @Test("a kill that keeps failing: the change is stored with its pending kill, the reply is Failed saying what to do")
+    func killFails() async throws {
+        let harness = try ServiceHarness(units: FakeUnitController(active: [ServiceHarness.unit], killFails: true))
+        let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        let error = try #require(outcome.error)
+        #expect(error.dbusName == "org.relaunch.Permissions1.Error.Failed")
+        #expect(error.message.contains("camera of checkin-demo is now allowed (stored), but killing checkin-demo.service"))
+        #expect(error.message.contains("keeps trying"))
         #expect(error.message.contains("systemctl restart checkin-demo.service"))
         #expect(outcome.kills.isEmpty && outcome.logs.map { $0.fields["KILL"] } == ["false"])
         #expect(outcome.signals.map(\.killed) == [false])
-        #expect(try harness.database.get(app: app, permission: .camera) == .allowed)
-        #expect(try harness.database.lastKill(app: app) == nil)
+        #expect(harness.database.get(app: app, permission: .camera) == .allowed)
+        #expect(harness.database.lastKill(app: app) == nil)
+        let pending = try harness.database.pendingKills()
+        #expect(pending.count == 1)
+        #expect(pending.first?.invocationID == FakeUnitController.invocationID(1))
+        #expect(pending.first?.announced == true && pending.first?.attempts == 1)
+    }
+
+    @Test("a kill that fails a few times is retried in line and the Set succeeds")
+    func killRetriedInLine() async throws {
+        let units = FakeUnitController(active: [ServiceHarness.unit])
+        units.state.withLock { $0.killFailures = 2 }
+        let harness = try ServiceHarness(units: units)
+        let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        #expect(outcome.reply == .success(.done))
+        #expect(units.killedInstances == [FakeUnitController.invocationID(1)])
+        #expect(try harness.database.pendingKills().isEmpty)
+    }
+
+    @Test("the outbox: a kill that failed is carried out later, once, and only on the instance that owed it")
+    func outboxRedelivers() async throws {
+        let units = FakeUnitController(active: [ServiceHarness.unit], killFails: true)
+        let harness = try ServiceHarness(units: units)
+        _ = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        units.state.withLock { $0.killFailures = 0 }
+        let (effects, remaining) = await harness.service.redeliverPendingKills()
+        #expect(remaining == 0)
+        #expect(units.killedInstances == [FakeUnitController.invocationID(1)])
+        // Announced already: only the kill is logged now.
+        let logs = effects.compactMap { if case .log(let entry) = $0 { entry.messageID } else { nil } }
+        #expect(logs == [.appKilled])
+        #expect(harness.database.lastKill(app: app)?.invocationID == FakeUnitController.invocationID(1))
+        #expect(try harness.database.history(app: app).last?.killed == true)
+        let again = await harness.service.redeliverPendingKills()
+        #expect(again.remaining == 0 && again.effects.isEmpty)
+        #expect(units.killedInstances.count == 1, "never killed twice")
+    }
+
+    @Test("a daemon that died between commit and kill: on start the kill is carried out and the change announced")
+    func outboxAfterCrash() async throws {
+        let harness = try ServiceHarness()
+        let instance = try #require(harness.units.instance(of: unit))
+        // What a Set had committed when the daemon was SIGKILLed before the kill.
+        _ = try harness.database.set(
+            app: app, permission: .camera, to: .denied, callerUID: 0, at: 5,
+            owing: KillOwed(unit: unit, invocationID: instance) { _ in true })
+        let (effects, remaining) = await harness.service.redeliverPendingKills()
+        #expect(remaining == 0)
+        #expect(harness.units.killedInstances == [instance])
+        let logs = effects.compactMap { if case .log(let entry) = $0 { entry } else { nil } }
+        #expect(logs.map(\.messageID) == [.permissionChanged, .appKilled])
+        #expect(logs.first?.fields["KILL"] == "true" && logs.first?.fields["CHANGED_USEC"] == "5")
+        let signals = effects.compactMap { if case .emitChanged(let signal) = $0 { signal } else { nil } }
+        #expect(signals.map(\.killed) == [true])
+    }
+
+    @Test("an instance that was replaced before the outbox ran is never killed for the older change")
+    func outboxSparesNewerInstance() async throws {
+        let harness = try ServiceHarness()
+        let old = try #require(harness.units.instance(of: unit))
+        _ = try harness.database.set(
+            app: app, permission: .camera, to: .denied, callerUID: 0, at: 5,
+            owing: KillOwed(unit: unit, invocationID: old) { _ in true })
+        let newer = harness.units.start(unit)  // systemd relaunched the app meanwhile: it read the new state
+        let (effects, remaining) = await harness.service.redeliverPendingKills()
+        #expect(remaining == 0)
+        #expect(harness.units.killedInstances.isEmpty)
+        #expect(harness.units.instance(of: unit) == newer)
+        let logs = effects.compactMap { if case .log(let entry) = $0 { entry } else { nil } }
+        #expect(logs.map(\.messageID) == [.permissionChanged])
+        #expect(logs.first?.fields["KILL"] == "false")
+        #expect(try harness.database.pendingKills().isEmpty)
+    }
+
+    @Test("a kill that can never be delivered is given up after the maximum attempts, saying what to do")
+    func outboxGivesUp() async throws {
+        let harness = try ServiceHarness(units: FakeUnitController(active: [ServiceHarness.unit], killFails: true))
+        _ = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))  // attempt 1
+        _ = await harness.service.redeliverPendingKills()  // attempt 2
+        let (effects, remaining) = await harness.service.redeliverPendingKills()  // attempt 3: the last
+        #expect(remaining == 0)
+        let problems = effects.compactMap { if case .problem(let text) = $0 { text } else { nil } }
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("gave up killing checkin-demo.service") == true)
+        #expect(problems.first?.contains("systemctl restart checkin-demo.service") == true)
+        #expect(try harness.database.pendingKills().isEmpty)
+    }
+
+    @Test("reads answer what was committed, from memory, also after the store is opened again")
+    func readsFollowCommits() async throws {
+        let harness = try ServiceHarness()
+        _ = await harness.handle(.set(app: app, permission: "camera", state: "denied"))
+        #expect(harness.service.read(.get(app: app, permission: "camera")) == .success(.state(.denied)))
+        let reopened = try PermissionDatabase(path: harness.database.path)
+        #expect(reopened.get(app: app, permission: .camera) == .denied)
+        #expect(reopened.lastKill(app: app)?.invocationID == FakeUnitController.invocationID(1))
+        try reopened.close()
     }
 
     @Test("journal entries carry exactly the contract's fields, MESSAGE_ID and MESSAGE")

@@ -24,7 +24,8 @@ struct ServiceHarness {
             database: database,
             configuration: PermissionConfiguration(killPolicy: policy, units: [Self.app: Self.unit]),
             units: units,
-            now: { clock.withLock { $0 += 1; return $0 } })
+            now: { clock.withLock { $0 += 1; return $0 } },
+            inlineRetryDelays: [.zero, .zero, .zero], maximumKillAttempts: 3)
     }
 
     /// Handles `request` as `uid` (root by default).

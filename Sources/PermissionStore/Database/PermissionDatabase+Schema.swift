@@ -7,6 +7,7 @@ extension PermissionDatabase {
     ///   means `not-determined`.
     /// - `permission_history`: every change, oldest first by `id`, with whether it killed the app.
     /// - `app_kill`: every kill of an app's unit, for `LastKill(app)`.
+    /// - `pending_kill` (v2): kills owed by committed changes and not yet carried out (the outbox).
     ///
     /// Times are microseconds since the Unix epoch; uids are the callers' D-Bus unix user ids.
     static let migrator: DatabaseMigrator = {
@@ -44,6 +45,24 @@ extension PermissionDatabase {
                 t.column("at", .integer).notNull()
             }
             try db.create(index: "app_kill_by_app", on: "app_kill", columns: ["app", "id"])
+        }
+        // The outbox: a change that must kill is committed together with its pending kill, which
+        // is removed (and the kill recorded) in one transaction once it was carried out or is moot.
+        migrator.registerMigration("v2: pending kills") { db in
+            try db.create(table: "pending_kill") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("app", .text).notNull()
+                t.column("unit", .text).notNull()
+                t.column("invocation_id", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("old_state", .text).notNull()
+                t.column("new_state", .text).notNull()
+                t.column("history_ids", .text).notNull()
+                t.column("changed_at", .integer).notNull()
+                t.column("announced", .boolean).notNull().defaults(to: false)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("last_error", .text)
+            }
         }
         return migrator
     }()

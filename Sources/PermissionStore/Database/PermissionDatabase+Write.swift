@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 public import RelaunchContract
 
 extension PermissionDatabase {
@@ -6,17 +7,17 @@ extension PermissionDatabase {
     /// transaction that is durable when this returns.
     ///
     /// Setting the state a permission already has stores and records nothing.
+    /// - Parameter owing: when the change must kill the app's running instance, the kill it owes;
+    ///   it is committed in the same transaction (see ``commit(app:states:callerUID:at:owing:)``).
     /// - Returns: the change, with the old state; `changed` is false when nothing was stored.
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     @discardableResult
     public func set(
-        app: String, permission: Permission, to state: PermissionState, callerUID: UInt32, at: UInt64
+        app: String, permission: Permission, to state: PermissionState, callerUID: UInt32, at: UInt64,
+        owing: KillOwed? = nil
     ) throws(PermissionDatabaseError) -> PermissionChange {
-        try perform("set \(permission) for \(app) to \(state)") {
-            try pool.write { db in
-                try Self.store(db, app: app, permission: permission, state: state, callerUID: callerUID, at: at)
-            }
-        }
+        try commit(app: app, states: [(permission, state)], callerUID: callerUID, at: at, owing: owing)
+            .changes.first!
     }
 
     /// Puts `permission` of `app` (every permission when `nil`) back to `not-determined`,
@@ -29,11 +30,105 @@ extension PermissionDatabase {
         app: String, permission: Permission?, callerUID: UInt32, at: UInt64
     ) throws(PermissionDatabaseError) -> [PermissionChange] {
         let permissions = permission.map { [$0] } ?? Permission.allCases
-        return try perform("reset \(permission?.rawValue ?? "every permission") for \(app)") {
+        return try commit(
+            app: app, states: permissions.map { ($0, .notDetermined) }, callerUID: callerUID, at: at, owing: nil
+        ).changes.filter(\.changed)
+    }
+
+    /// Stores `states` of `app` and their history rows, and, when `owing` says some of the changes
+    /// kill the instance running now, the pending kill they owe: all in one durable transaction.
+    ///
+    /// - Returns: every change (in the order of `states`; unchanged ones too) and the pending kill.
+    /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
+    public func commit(
+        app: String, states: [(Permission, PermissionState)], callerUID: UInt32, at: UInt64, owing: KillOwed?
+    ) throws(PermissionDatabaseError) -> (changes: [PermissionChange], pending: PendingKill?) {
+        let what = states.count == 1 ? "set \(states[0].0) for \(app) to \(states[0].1)" : "reset \(app)"
+        let result = try perform(what) {
             try pool.write { db in
-                try permissions.map { permission in
-                    try Self.store(db, app: app, permission: permission, state: .notDetermined, callerUID: callerUID, at: at)
-                }.filter(\.changed)
+                let changes = try states.map { permission, state in
+                    try Self.store(db, app: app, permission: permission, state: state, callerUID: callerUID, at: at)
+                }
+                var pending: PendingKill?
+                if let owing {
+                    let killing = changes.filter { $0.changed && owing.kills($0) }
+                    if let cause = killing.first {
+                        pending = try Self.insertPending(
+                            db, owing: owing, cause: cause, historyIDs: killing.compactMap(\.historyID))
+                    }
+                }
+                return (changes, pending)
+            }
+        }
+        cache.withLock { cache in
+            for change in result.0 where change.changed { cache.states[app, default: [:]][change.permission] = change.new }
+        }
+        return result
+    }
+
+    /// Records a kill that was carried out (or, with `kill` nil, that is moot: the instance that
+    /// owed it is gone) and removes the pending kill, in one transaction. With a kill, the history
+    /// rows of the pending kill are marked as having killed that instance.
+    public func resolve(_ pending: PendingKill, killed kill: KillRecord?) throws(PermissionDatabaseError) {
+        try perform("record the kill of \(pending.unit) for \(pending.app)") {
+            try pool.write { db in
+                if let kill { try Self.insertKill(db, kill, causedBy: pending.historyIDs) }
+                try db.execute(sql: "DELETE FROM pending_kill WHERE id = ?", arguments: [pending.id])
+            }
+        }
+        if let kill { cache.withLock { $0.lastKills[kill.app] = kill } }
+    }
+
+    /// Counts a failed attempt to carry out `pending`, and whether its change was announced (logged
+    /// and signalled) already.
+    public func noteAttempt(
+        _ pending: PendingKill, error: String, announced: Bool
+    ) throws(PermissionDatabaseError) {
+        try perform("note a failed kill of \(pending.unit)") {
+            try pool.write { db in
+                try db.execute(
+                    sql: """
+                        UPDATE pending_kill SET attempts = attempts + 1, last_error = ?,
+                        announced = announced OR ? WHERE id = ?
+                        """,
+                    arguments: [String(error.prefix(500)), announced, pending.id])
+            }
+        }
+    }
+
+    /// Every kill still owed, oldest first.
+    public func pendingKills() throws(PermissionDatabaseError) -> [PendingKill] {
+        try perform("read the pending kills") {
+            try pool.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM pending_kill ORDER BY id").map { (row) throws -> PendingKill in
+                    PendingKill(
+                        id: row["id"], app: row["app"], unit: row["unit"], invocationID: row["invocation_id"],
+                        permission: try Self.decode(row["permission"]), old: try Self.decode(row["old_state"]),
+                        new: try Self.decode(row["new_state"]),
+                        historyIDs: (row["history_ids"] as String).split(separator: ",").compactMap { Int64($0) },
+                        changedAt: UInt64(clamping: row["changed_at"] as Int64), announced: row["announced"],
+                        attempts: row["attempts"])
+                }
+            }
+        }
+    }
+
+    /// The changes recorded in the history rows `ids`, in id order.
+    public func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [PermissionChange] {
+        guard !ids.isEmpty else { return [] }
+        return try perform("read history rows") {
+            try pool.read { db in
+                let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM permission_history WHERE id IN (\(marks)) ORDER BY id",
+                    arguments: StatementArguments(ids))
+                return try rows.map { (row) throws -> PermissionChange in
+                    PermissionChange(
+                        app: row["app"], permission: try Self.decode(row["permission"]),
+                        old: try Self.decode(row["old_state"]), new: try Self.decode(row["new_state"]),
+                        at: UInt64(clamping: row["at"] as Int64), callerUID: UInt32(clamping: row["caller_uid"] as Int64),
+                        historyID: row["id"])
+                }
             }
         }
     }
@@ -44,39 +139,53 @@ extension PermissionDatabase {
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     public func recordKill(_ kill: KillRecord, causedBy historyIDs: [Int64] = []) throws(PermissionDatabaseError) {
         try perform("record the kill of \(kill.unit) for \(kill.app)") {
-            try pool.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT INTO app_kill (app, unit, permission, old_state, new_state, invocation_id, at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        kill.app, kill.unit, kill.permission.rawValue, kill.old.rawValue, kill.new.rawValue,
-                        kill.invocationID, Int64(clamping: kill.at),
-                    ])
-                for id in historyIDs {
-                    try db.execute(
-                        sql: "UPDATE permission_history SET killed = 1, invocation_id = ? WHERE id = ? AND app = ?",
-                        arguments: [kill.invocationID, id, kill.app])
-                }
-            }
+            try pool.write { db in try Self.insertKill(db, kill, causedBy: historyIDs) }
+        }
+        cache.withLock { $0.lastKills[kill.app] = kill }
+    }
+
+    private static func insertKill(_ db: Database, _ kill: KillRecord, causedBy historyIDs: [Int64]) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO app_kill (app, unit, permission, old_state, new_state, invocation_id, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                kill.app, kill.unit, kill.permission.rawValue, kill.old.rawValue, kill.new.rawValue,
+                kill.invocationID, Int64(clamping: kill.at),
+            ])
+        for id in historyIDs {
+            try db.execute(
+                sql: "UPDATE permission_history SET killed = 1, invocation_id = ? WHERE id = ? AND app = ?",
+                arguments: [kill.invocationID, id, kill.app])
         }
     }
 
-    /// The most recent kill of `app`'s unit, or `nil` if it was never killed.
-    public func lastKill(app: String) throws(PermissionDatabaseError) -> KillRecord? {
-        try perform("read the last kill of \(app)") {
-            try pool.read { db in
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM app_kill WHERE app = ? ORDER BY id DESC LIMIT 1", arguments: [app])
-                return try row.map { row in
-                    KillRecord(
-                        app: row["app"], unit: row["unit"], permission: try Self.decode(row["permission"]),
-                        old: try Self.decode(row["old_state"]), new: try Self.decode(row["new_state"]),
-                        invocationID: row["invocation_id"], at: UInt64(clamping: row["at"] as Int64))
-                }
-            }
-        }
+    private static func insertPending(
+        _ db: Database, owing: KillOwed, cause: PermissionChange, historyIDs: [Int64]
+    ) throws -> PendingKill {
+        let ids = historyIDs.map(String.init).joined(separator: ",")
+        try db.execute(
+            sql: """
+                INSERT INTO pending_kill (app, unit, invocation_id, permission, old_state, new_state, history_ids, changed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                cause.app, owing.unit, owing.invocationID, cause.permission.rawValue, cause.old.rawValue,
+                cause.new.rawValue, ids, Int64(clamping: cause.at),
+            ])
+        return PendingKill(
+            id: db.lastInsertedRowID, app: cause.app, unit: owing.unit, invocationID: owing.invocationID,
+            permission: cause.permission, old: cause.old, new: cause.new, historyIDs: historyIDs,
+            changedAt: cause.at, announced: false, attempts: 0)
+    }
+
+    /// A kill record read from an `app_kill` row.
+    static func killRecord(_ row: Row) throws -> KillRecord {
+        KillRecord(
+            app: row["app"], unit: row["unit"], permission: try decode(row["permission"]),
+            old: try decode(row["old_state"]), new: try decode(row["new_state"]),
+            invocationID: row["invocation_id"], at: UInt64(clamping: row["at"] as Int64))
     }
 
     /// The `limit` most recent changes of `app`, oldest first.
@@ -86,7 +195,7 @@ extension PermissionDatabase {
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT * FROM permission_history WHERE app = ? ORDER BY id DESC LIMIT ?",
                     arguments: [app, max(0, limit)])
-                return try rows.reversed().map { row in
+                return try rows.reversed().map { (row) throws -> HistoryEntry in
                     HistoryEntry(
                         id: row["id"], app: row["app"], permission: try Self.decode(row["permission"]),
                         old: try Self.decode(row["old_state"]), new: try Self.decode(row["new_state"]),
@@ -123,7 +232,7 @@ extension PermissionDatabase {
     }
 
     /// Decodes a stored enum value; a value this version does not know means a damaged or newer file.
-    private static func decode<Value: RawRepresentable<String>>(_ raw: String) throws -> Value {
+    static func decode<Value: RawRepresentable<String>>(_ raw: String) throws -> Value {
         guard let value = Value(rawValue: raw) else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "unknown \(Value.self) '\(raw)' stored")
         }

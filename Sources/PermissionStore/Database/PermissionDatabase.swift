@@ -1,5 +1,6 @@
 import GRDB
 public import RelaunchContract
+import Synchronization
 
 /// The durable store of every app's permission states, their history and the kills they caused.
 ///
@@ -9,10 +10,21 @@ public import RelaunchContract
 ///
 /// Times are microseconds since the Unix epoch (CLOCK_REALTIME); callers pass them in so tests and
 /// the daemon agree on one clock.
+///
+/// Reads (``get(app:permission:)``, ``list(app:)``, ``lastKill(app:)``) are answered from memory: a
+/// copy of the current states and last kills, loaded at open and updated after each commit, so a
+/// read never waits for a write's fsync and never touches SQLite.
 public final class PermissionDatabase: Sendable {
     /// The database file.
     public let path: String
     let pool: DatabasePool
+    let cache = Mutex(ReadCache())
+
+    /// What reads are answered from: exactly what is committed.
+    struct ReadCache {
+        var states: [String: [Permission: PermissionState]] = [:]
+        var lastKills: [String: KillRecord] = [:]
+    }
 
     /// Opens the store at `path`, creating the file if missing and migrating its schema.
     ///
@@ -46,6 +58,26 @@ public final class PermissionDatabase: Sendable {
             if error.code == .operationFailed { error.code = .migrationFailed }
             throw error
         }
+        let loaded = try perform("load the current states") {
+            try pool.read { db in
+                var loaded = ReadCache()
+                for row in try Row.fetchAll(db, sql: "SELECT app, permission, state FROM permission_state") {
+                    if let permission = Permission(rawValue: row["permission"]),
+                        let state = PermissionState(rawValue: row["state"])
+                    {
+                        loaded.states[row["app"], default: [:]][permission] = state
+                    }
+                }
+                let kills = try Row.fetchAll(
+                    db, sql: "SELECT * FROM app_kill WHERE id IN (SELECT MAX(id) FROM app_kill GROUP BY app)")
+                for row in kills {
+                    let kill = try Self.killRecord(row)
+                    loaded.lastKills[kill.app] = kill
+                }
+                return loaded
+            }
+        }
+        cache.withLock { $0 = loaded }
     }
 
     /// Closes the file. Any later call fails with `.operationFailed`.
@@ -54,29 +86,21 @@ public final class PermissionDatabase: Sendable {
     }
 
     /// The state of `permission` for `app`; `not-determined` when it was never set.
-    public func get(app: String, permission: Permission) throws(PermissionDatabaseError) -> PermissionState {
-        try perform("get \(permission) for \(app)") {
-            try pool.read { db in try Self.state(db, app: app, permission: permission) }
-        }
+    public func get(app: String, permission: Permission) -> PermissionState {
+        cache.withLock { $0.states[app]?[permission] } ?? .notDetermined
     }
 
     /// Every permission's state for `app`, `not-determined` for those never set.
-    public func list(app: String) throws(PermissionDatabaseError) -> [Permission: PermissionState] {
-        try perform("list \(app)") {
-            try pool.read { db in
-                var states = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, PermissionState.notDetermined) })
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT permission, state FROM permission_state WHERE app = ?", arguments: [app])
-                for row in rows {
-                    if let permission = Permission(rawValue: row["permission"]),
-                        let state = PermissionState(rawValue: row["state"])
-                    {
-                        states[permission] = state
-                    }
-                }
-                return states
-            }
-        }
+    public func list(app: String) -> [Permission: PermissionState] {
+        let stored = cache.withLock { $0.states[app] } ?? [:]
+        var states: [Permission: PermissionState] = [:]
+        for permission in Permission.allCases { states[permission] = stored[permission] ?? .notDetermined }
+        return states
+    }
+
+    /// The most recent kill of `app`'s unit, or `nil` if it was never killed.
+    public func lastKill(app: String) -> KillRecord? {
+        cache.withLock { $0.lastKills[app] }
     }
 
     /// The ids of every app with a stored state, a history entry or a kill, sorted.

@@ -90,3 +90,65 @@ public struct HistoryEntry: Sendable, Hashable {
     /// The `InvocationID` of the killed unit instance, or `nil` when nothing was killed.
     public var invocationID: String?
 }
+
+/// The kill a change owes when it is committed: the instance of `unit` running now, and which
+/// changes kill it (the kill policy).
+public struct KillOwed: Sendable {
+    /// The app's unit.
+    public var unit: String
+    /// The InvocationID of the instance running when the change is committed: the one to kill.
+    public var invocationID: String
+    /// Whether a change kills (the kill policy).
+    public var kills: @Sendable (PermissionChange) -> Bool
+
+    /// Creates the description of an owed kill.
+    public init(unit: String, invocationID: String, kills: @escaping @Sendable (PermissionChange) -> Bool) {
+        self.unit = unit
+        self.invocationID = invocationID
+        self.kills = kills
+    }
+}
+
+/// A kill committed with its change and not yet carried out (a row of the outbox).
+public struct PendingKill: Sendable, Hashable {
+    /// The row id.
+    public var id: Int64
+    /// The app id.
+    public var app: String
+    /// The unit to kill.
+    public var unit: String
+    /// The instance to kill: the unit's InvocationID when the change was committed.
+    public var invocationID: String
+    /// The change that causes the kill (the first, when several do).
+    public var permission: Permission
+    /// Its state before.
+    public var old: PermissionState
+    /// Its state after.
+    public var new: PermissionState
+    /// The history rows of every change that owes this kill.
+    public var historyIDs: [Int64]
+    /// When the change was committed (µs since the Unix epoch).
+    public var changedAt: UInt64
+    /// Whether the change was already logged and signalled (an earlier attempt failed after that).
+    public var announced: Bool
+    /// Failed attempts so far.
+    public var attempts: Int
+
+    /// Creates a pending kill.
+    public init(
+        id: Int64, app: String, unit: String, invocationID: String, permission: Permission, old: PermissionState,
+        new: PermissionState, historyIDs: [Int64], changedAt: UInt64, announced: Bool, attempts: Int
+    ) {
+        self.id = id
+        self.app = app
+        self.unit = unit
+        self.invocationID = invocationID
+        self.permission = permission
+        self.old = old
+        self.new = new
+        self.historyIDs = historyIDs
+        self.changedAt = changedAt
+        self.announced = announced
+        self.attempts = attempts
+    }
+}

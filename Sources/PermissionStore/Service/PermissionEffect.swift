@@ -9,6 +9,8 @@ public enum PermissionEffect: Sendable, Hashable {
     case log(JournalEntry)
     /// Emit `Changed(s app, s permission, s old_state, s new_state, b killed)`.
     case emitChanged(ChangedSignal)
+    /// Something went wrong that no caller is waiting to hear (a kill given up on): log it as an error.
+    case problem(String)
 }
 
 /// The arguments of the `Changed` signal.

@@ -1,67 +1,162 @@
 import RelaunchContract
 
+/// What became of a pending kill after an attempt to carry it out.
+enum KillOutcome: Sendable {
+    /// The instance was killed; the kill is recorded.
+    case killed(KillRecord)
+    /// The instance no longer runs; nothing was owed any more.
+    case moot
+    /// The kill could not be sent (the last error); it stays pending.
+    case failed(String)
+}
+
 extension PermissionService {
-    /// Turns committed changes of one app into the kill (at most one), journal entries and signals.
+    /// Commits `states` of `app`, together with the kill they owe the instance running now, then
+    /// carries the kill out and says what happened.
     ///
-    /// Changes that left the state as it was produce nothing. The kill is attributed to the first
-    /// change (in `Permission.allCases` order) the policy says kills; every change the policy says
-    /// kills is then reported as having killed the app.
-    func apply(_ changes: [PermissionChange], app: String) async -> PermissionOutcome {
-        let changes = changes.filter(\.changed)
+    /// Before committing, asks systemd which instance runs, but only when the change would kill
+    /// (by the cached current states and the policy); if systemd cannot be asked, nothing is stored.
+    func change(
+        app: String, to states: [(Permission, PermissionState)], caller: Caller
+    ) async throws(PermissionServiceError) -> PermissionOutcome {
         let policy = configuration.killPolicy
-        let killing = changes.filter { policy.kills($0.permission, from: $0.old, to: $0.new) }
-
-        var kill: KillRecord?
-        var failure: PermissionServiceError?
-        if let cause = killing.first, let unit = configuration.unit(for: app) {
-            (kill, failure) = await killIfRunning(unit: unit, cause: cause, recording: killing.compactMap(\.historyID))
+        let unit = configuration.unit(for: app)
+        var owing: KillOwed?
+        let wouldKill = states.contains { permission, state in
+            policy.kills(permission, from: database.get(app: app, permission: permission), to: state)
         }
-
-        var effects: [PermissionEffect] = []
-        if let kill { effects.append(.killed(kill)) }
-        let killedByChange = changes.map { change in kill != nil && killing.contains(change) }
-        for (change, killed) in zip(changes, killedByChange) {
-            effects.append(.log(.permissionChanged(change, killed: killed)))
+        if wouldKill, let unit {
+            let instance: String?
+            do {
+                instance = try await units.runningInstance(of: unit)
+            } catch {
+                throw .failed(
+                    "cannot ask systemd whether \(unit) runs (\(error)), so nothing was changed; "
+                        + "check that systemd answers (systemctl status \(unit)) and try again")
+            }
+            if let instance {
+                owing = KillOwed(unit: unit, invocationID: instance) { change in
+                    policy.kills(change.permission, from: change.old, to: change.new)
+                }
+            }
         }
-        if let kill { effects.append(.log(.appKilled(kill))) }
-        for (change, killed) in zip(changes, killedByChange) {
-            effects.append(
-                .emitChanged(
-                    ChangedSignal(app: app, permission: change.permission, old: change.old, new: change.new, killed: killed)))
+        let committed = try store {
+            try database.commit(app: app, states: states, callerUID: caller.uid, at: now(), owing: owing)
         }
-        return PermissionOutcome(reply: failure.map { .failure($0) } ?? .success(.done), effects: effects)
+        let changes = committed.changes.filter(\.changed)
+        guard let pending = committed.pending else {
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil))
+        }
+        switch await deliver(pending, delays: inlineRetryDelays) {
+        case .killed(let kill):
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: kill))
+        case .moot:
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil))
+        case .failed(let error):
+            try? database.noteAttempt(pending, error: error, announced: true)
+            let applied = "\(pending.permission) of \(app) is now \(pending.new) (stored)"
+            return PermissionOutcome(
+                reply: .failure(
+                    .failed(
+                        "\(applied), but killing \(pending.unit) to apply it failed: \(error); permissiond keeps "
+                            + "trying and says so in the journal; to apply it now: systemctl restart \(pending.unit)")),
+                effects: announce(changes, app: app, kill: nil))
+        }
     }
 
-    /// Kills `unit` if it is running and records the kill against the history rows `recording`.
+    /// Tries once more to carry out every pending kill (at start, after a reconnect, and while
+    /// some remain); gives up on one after ``maximumKillAttempts`` failed attempts, saying so.
     ///
-    /// - Returns: the kill, if one was sent, and the failure to reply with, if any step failed.
-    ///   Both are set when the kill was sent but could not be recorded.
-    private func killIfRunning(
-        unit: String, cause: PermissionChange, recording historyIDs: [Int64]
-    ) async -> (KillRecord?, PermissionServiceError?) {
-        let applied = "\(cause.permission) of \(cause.app) is now \(cause.new)"
-        let invocationID: String
+    /// - Returns: the journal entries and signals to emit, and how many kills are still pending.
+    public func redeliverPendingKills() async -> (effects: [PermissionEffect], remaining: Int) {
+        let pending: [PendingKill]
         do {
-            guard try await units.isActive(unit: unit), let killed = try await units.kill(unit: unit) else {
-                return (nil, nil)
+            pending = try database.pendingKills()
+        } catch {
+            return ([.problem("cannot read the pending kills: \(error)")], 0)
+        }
+        var effects: [PermissionEffect] = []
+        var remaining = 0
+        for kill in pending {
+            let changes = kill.announced ? [] : ((try? database.changes(historyIDs: kill.historyIDs)) ?? [])
+            switch await deliver(kill, delays: [.zero]) {
+            case .killed(let record):
+                effects += announce(changes, app: kill.app, kill: record, killOnly: kill.announced)
+            case .moot:
+                effects += announce(changes, app: kill.app, kill: nil)
+            case .failed(let error):
+                if kill.announced == false { effects += announce(changes, app: kill.app, kill: nil) }
+                if kill.attempts + 1 >= maximumKillAttempts {
+                    try? database.resolve(kill, killed: nil)
+                    effects.append(
+                        .problem(
+                            "gave up killing \(kill.unit) for \(kill.permission) of \(kill.app) changing to "
+                                + "\(kill.new) after \(kill.attempts + 1) attempts (\(error)); the instance "
+                                + "\(kill.invocationID) may still run with the old permission: systemctl restart \(kill.unit)"))
+                } else {
+                    try? database.noteAttempt(kill, error: error, announced: true)
+                    remaining += 1
+                }
             }
-            invocationID = killed
-        } catch {
-            return (
-                nil,
-                .failed(
-                    "\(applied), but killing \(unit) to apply it failed: \(error); "
-                        + "restart the app yourself: systemctl restart \(unit)")
-            )
         }
-        let kill = KillRecord(
-            app: cause.app, unit: unit, permission: cause.permission, old: cause.old, new: cause.new,
-            invocationID: invocationID, at: now())
-        do {
-            try database.recordKill(kill, causedBy: historyIDs)
-        } catch {
-            return (kill, .failed("\(applied) and \(unit) was killed, but recording the kill failed: \(error)"))
+        return (effects, remaining)
+    }
+
+    /// Sends the kill, retrying after each of `delays`, and records the outcome in the store.
+    func deliver(_ pending: PendingKill, delays: [Duration]) async -> KillOutcome {
+        var lastError = "not tried"
+        for delay in delays {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            let delivery: KillDelivery
+            do {
+                delivery = try await units.kill(unit: pending.unit, instance: pending.invocationID)
+            } catch {
+                lastError = "\(error)"
+                continue
+            }
+            switch delivery {
+            case .gone:
+                try? database.resolve(pending, killed: nil)
+                return .moot
+            case .killed:
+                let kill = KillRecord(
+                    app: pending.app, unit: pending.unit, permission: pending.permission, old: pending.old,
+                    new: pending.new, invocationID: pending.invocationID, at: now())
+                do {
+                    try database.resolve(pending, killed: kill)
+                } catch {
+                    // Sent but not recorded: the next attempt finds the instance gone and drops it.
+                    lastError = "killed, but recording the kill failed: \(error)"
+                }
+                return .killed(kill)
+            }
         }
-        return (kill, nil)
+        return .failed(lastError)
+    }
+
+    /// The journal entries and signals for `changes` of `app`; `kill` (if any) killed the app
+    /// for every change the policy says kills. `killOnly`: the changes were announced already.
+    func announce(
+        _ changes: [PermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false
+    ) -> [PermissionEffect] {
+        let policy = configuration.killPolicy
+        var effects: [PermissionEffect] = []
+        if let kill { effects.append(.killed(kill)) }
+        let killed = changes.map { kill != nil && policy.kills($0.permission, from: $0.old, to: $0.new) }
+        if !killOnly {
+            for (change, killed) in zip(changes, killed) {
+                effects.append(.log(.permissionChanged(change, killed: killed)))
+            }
+        }
+        if let kill { effects.append(.log(.appKilled(kill))) }
+        if !killOnly {
+            for (change, killed) in zip(changes, killed) {
+                effects.append(
+                    .emitChanged(
+                        ChangedSignal(
+                            app: app, permission: change.permission, old: change.old, new: change.new, killed: killed)))
+            }
+        }
+        return effects
     }
 }

@@ -18,23 +18,37 @@ public struct PermissionService: Sendable {
     /// The kill policy and the units of configured apps.
     public let configuration: PermissionConfiguration
     let units: any UnitController
+    let authorizer: any Authorizer
     let now: @Sendable () -> UInt64
+    /// How long to wait before each attempt to kill right after a commit (the first is at once).
+    let inlineRetryDelays: [Duration]
+    /// After this many failed attempts a pending kill is given up (and that is logged).
+    public let maximumKillAttempts: Int
 
     /// Creates the service.
     ///
     /// - Parameters:
     ///   - database: the opened store.
     ///   - configuration: the loaded configuration.
-    ///   - units: asks systemd whether a unit runs and kills it.
+    ///   - units: asks systemd which instance of a unit runs and kills it.
+    ///   - authorizer: who may change permissions; root only by default.
     ///   - now: the current time in microseconds since the Unix epoch; the real clock by default.
+    ///   - inlineRetryDelays: the waits before each attempt to kill right after a commit.
+    ///   - maximumKillAttempts: failed attempts after which a pending kill is given up.
     public init(
         database: PermissionDatabase, configuration: PermissionConfiguration, units: any UnitController,
-        now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds
+        authorizer: any Authorizer = RootOnly(),
+        now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds,
+        inlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)],
+        maximumKillAttempts: Int = 60
     ) {
         self.database = database
         self.configuration = configuration
         self.units = units
+        self.authorizer = authorizer
         self.now = now
+        self.inlineRetryDelays = inlineRetryDelays
+        self.maximumKillAttempts = maximumKillAttempts
     }
 
     /// CLOCK_REALTIME in microseconds since the Unix epoch.
@@ -42,49 +56,80 @@ public struct PermissionService: Sendable {
         UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
     }
 
-    /// Answers one request from the caller with unix uid `callerUID`.
-    ///
-    /// Set and Reset are checked for uid 0 before their arguments; every request's app id,
-    /// permission and state are then validated, in that order. Unknown but well-formed app ids
-    /// are accepted everywhere: they hold `not-determined` until set, and are never killed.
+    /// Answers one request from the caller with unix uid `callerUID` (see ``handle(_:caller:)``).
     public func handle(_ request: PermissionRequest, callerUID: UInt32) async -> PermissionOutcome {
+        await handle(request, caller: Caller(uid: callerUID))
+    }
+
+    /// Answers one request.
+    ///
+    /// Reads are answered by ``read(_:)``. Set and Reset are authorized first (``Authorizer``),
+    /// then their app id, permission and state are validated, in that order. Unknown but
+    /// well-formed app ids are accepted everywhere: they hold `not-determined` until set, and are
+    /// never killed. Handle Set and Reset one at a time (permissiond has one writer), so that
+    /// `Changed` signals follow the order of the commits.
+    public func handle(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
+        do {
+            try await authorize(request, caller: caller)
+        } catch {
+            return PermissionOutcome(reply: .failure(error))
+        }
+        return await perform(request, caller: caller)
+    }
+
+    /// Throws `AccessDenied` unless `caller` may make `request` (reads: anyone; writes: the
+    /// ``Authorizer``). May wait for a person to authenticate; safe to run concurrently.
+    public func authorize(_ request: PermissionRequest, caller: Caller) async throws(PermissionServiceError) {
+        switch request {
+        case .get, .list, .listApps, .lastKill: return
+        case .set, .reset: try await authorizer.authorizeChange(by: caller)
+        }
+    }
+
+    /// Carries out an authorized request: validates it, then reads, or commits and kills.
+    public func perform(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
         do {
             switch request {
-            case .get(let app, let permission):
-                let (app, permission) = (try Self.app(app), try Self.permission(permission))
-                return PermissionOutcome(reply: .success(.state(try store { try database.get(app: app, permission: permission) })))
-            case .list(let app):
-                let app = try Self.app(app)
-                return PermissionOutcome(reply: .success(.states(try store { try database.list(app: app) })))
-            case .listApps:
-                let stored = try store { try database.apps() }
-                return PermissionOutcome(reply: .success(.apps(Set(stored + configuration.apps).sorted())))
-            case .lastKill(let app):
-                let app = try Self.app(app)
-                return PermissionOutcome(reply: .success(.lastKill(try store { try database.lastKill(app: app) })))
+            case .get, .list, .listApps, .lastKill:
+                return PermissionOutcome(reply: read(request))
             case .set(let app, let permission, let state):
-                try Self.authorize(callerUID, to: "change permissions")
                 let (app, permission, state) = (try Self.app(app), try Self.permission(permission), try Self.state(state))
-                let change = try store {
-                    try database.set(app: app, permission: permission, to: state, callerUID: callerUID, at: now())
-                }
-                return await apply([change], app: app)
+                return try await change(app: app, to: [(permission, state)], caller: caller)
             case .reset(let app, let permission):
-                try Self.authorize(callerUID, to: "reset permissions")
                 let app = try Self.app(app)
-                let permission = permission.isEmpty ? nil : try Self.permission(permission, orEmpty: true)
-                let changes = try store {
-                    try database.reset(app: app, permission: permission, callerUID: callerUID, at: now())
-                }
-                return await apply(changes, app: app)
+                let permissions = permission.isEmpty ? Permission.allCases : [try Self.permission(permission, orEmpty: true)]
+                return try await change(app: app, to: permissions.map { ($0, .notDetermined) }, caller: caller)
             }
         } catch {
             return PermissionOutcome(reply: .failure(error))
         }
     }
 
+    /// Answers a read (Get, List, ListApps, LastKill) at once, from the store's memory: it never
+    /// waits for a write. Any caller may read.
+    public func read(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
+        do throws(PermissionServiceError) {
+            switch request {
+            case .get(let app, let permission):
+                let (app, permission) = (try Self.app(app), try Self.permission(permission))
+                return .success(.state(database.get(app: app, permission: permission)))
+            case .list(let app):
+                return .success(.states(database.list(app: try Self.app(app))))
+            case .listApps:
+                let stored = try store { try database.apps() }
+                return .success(.apps(Set(stored + configuration.apps).sorted()))
+            case .lastKill(let app):
+                return .success(.lastKill(database.lastKill(app: try Self.app(app))))
+            case .set, .reset:
+                return .failure(.invalidArgs("Set and Reset are writes, not reads"))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Runs a store call, turning its error into `Failed` with the store's message.
-    private func store<T>(_ body: () throws -> T) throws(PermissionServiceError) -> T {
+    func store<T>(_ body: () throws -> T) throws(PermissionServiceError) -> T {
         do {
             return try body()
         } catch {
@@ -92,16 +137,9 @@ public struct PermissionService: Sendable {
         }
     }
 
-    static func authorize(_ uid: UInt32, to action: String) throws(PermissionServiceError) {
-        guard uid == 0 else {
-            throw .accessDenied(
-                "only root (uid 0) may \(action), but the caller is uid \(uid); run the command as root, e.g. with sudo")
-        }
-    }
-
     static func app(_ raw: String) throws(PermissionServiceError) -> String {
         guard AppID.isValid(raw) else {
-            throw .invalidArgs("invalid app id '\(raw)': an app id is \(AppID.acceptedForm)")
+            throw .invalidArgs("invalid app id \(Echo.quoted(raw)): an app id is \(AppID.acceptedForm)")
         }
         return raw
     }
@@ -109,14 +147,14 @@ public struct PermissionService: Sendable {
     static func permission(_ raw: String, orEmpty: Bool = false) throws(PermissionServiceError) -> Permission {
         guard let permission = Permission(rawValue: raw) else {
             let empty = orEmpty ? ", or empty for every permission" : ""
-            throw .invalidArgs("unknown permission '\(raw)'; accepted: \(Permission.acceptedNames)\(empty)")
+            throw .invalidArgs("unknown permission \(Echo.quoted(raw)); accepted: \(Permission.acceptedNames)\(empty)")
         }
         return permission
     }
 
     static func state(_ raw: String) throws(PermissionServiceError) -> PermissionState {
         guard let state = PermissionState(rawValue: raw) else {
-            throw .invalidArgs("unknown state '\(raw)'; accepted: \(PermissionState.acceptedNames)")
+            throw .invalidArgs("unknown state \(Echo.quoted(raw)); accepted: \(PermissionState.acceptedNames)")
         }
         return state
     }

@@ -1,18 +1,65 @@
-/// What the permission service needs from systemd: is an app's unit running, and kill it.
+/// What the permission service needs from systemd: which instance of an app's unit runs, and
+/// kill exactly that instance.
 ///
-/// permissiond implements it over `org.freedesktop.systemd1`; tests use a fake. The service
-/// calls it only after a change is committed, and only when the kill policy says the change kills.
+/// permissiond implements it over `org.freedesktop.systemd1`; tests use a fake. The service asks
+/// before it commits a change that kills (the pending kill names the instance running then) and
+/// kills after the commit.
 public protocol UnitController: Sendable {
-    /// Whether `unit` is running: its ActiveState is `active`, `reloading` or `activating`.
+    /// The InvocationID (32 lowercase hex digits) of the instance of `unit` whose main process runs
+    /// now, or nil when none runs (not loaded, inactive, or waiting to restart).
     ///
-    /// - Throws: when systemd cannot be asked; the service then reports `Failed` without killing.
-    func isActive(unit: String) async throws -> Bool
+    /// - Throws: when systemd cannot be asked; the service then stores nothing and says so.
+    func runningInstance(of unit: String) async throws -> String?
 
-    /// Sends SIGKILL to `unit`'s main process (`KillUnit(unit, "main", 9)`).
+    /// Sends SIGKILL to `unit`'s main process if the instance running is `instance`
+    /// (`KillUnit(unit, "main", 9)`), so a newer instance is never killed for an older change.
     ///
-    /// - Returns: the `InvocationID` of the instance that was killed, read before the signal is sent
-    ///   (32 lowercase hex digits as systemd prints it).
-    /// - Throws: when the kill could not be sent; the service then reports `Failed`.
-    ///   — or nil when the unit had no main process left to kill (it exited after `isActive` said yes).
-    func kill(unit: String) async throws -> String?
+    /// - Returns: ``KillDelivery/killed``, or ``KillDelivery/gone`` when that instance no longer runs.
+    /// - Throws: when the kill could not be sent; the service retries, then reports `Failed`.
+    func kill(unit: String, instance: String) async throws -> KillDelivery
+}
+
+/// What became of a kill request.
+public enum KillDelivery: Sendable, Hashable {
+    /// The signal was sent to the instance that owed the kill.
+    case killed
+    /// That instance no longer runs (it exited, or a newer one replaced it): nothing to kill.
+    case gone
+}
+
+/// Who may change permissions: the daemon asks polkit; tests and tools use ``RootOnly``.
+public protocol Authorizer: Sendable {
+    /// Throws `AccessDenied` unless `caller` may change permissions.
+    func authorizeChange(by caller: Caller) async throws(PermissionServiceError)
+}
+
+/// The caller of a request, as the transport knows it.
+public struct Caller: Sendable, Hashable {
+    /// The caller's unix uid (`UInt32.max` when unknown).
+    public var uid: UInt32
+    /// The caller's unique bus name, when it came over a bus.
+    public var busName: String?
+    /// Whether the caller allows interactive authorization.
+    public var interactive: Bool
+
+    /// Creates a caller.
+    public init(uid: UInt32, busName: String? = nil, interactive: Bool = false) {
+        self.uid = uid
+        self.busName = busName
+        self.interactive = interactive
+    }
+}
+
+/// Only root (uid 0) may change permissions.
+public struct RootOnly: Authorizer {
+    /// Creates the authorizer.
+    public init() {}
+
+    /// Throws `AccessDenied` unless the caller is uid 0.
+    public func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
+        guard caller.uid == 0 else {
+            throw .accessDenied(
+                "only root (uid 0) may change permissions, but the caller is uid \(caller.uid); run the command as root, e.g. with sudo")
+        }
+    }
 }

@@ -40,6 +40,14 @@ extension BusConnection {
     /// - Throws: ``SystemdError`` when the connection fails (e.g. `ECONNRESET` when the bus goes away)
     ///   or if a loop is already running on this connection (`EBUSY`).
     public func runBlocking() throws(SystemdError) {
+        try runBlocking(heartbeat: nil)
+    }
+
+    /// Like ``runBlocking()``, and calls `heartbeat.beat` on the loop thread at least every
+    /// `heartbeat.interval` while the loop is healthy: a handler that never returns, or a loop
+    /// stuck anywhere, stops the beats. The daemons ping systemd's watchdog from here, so the
+    /// watchdog proves that requests are being served, not only that some thread is alive.
+    public func runBlocking(heartbeat: LoopHeartbeat?) throws(SystemdError) {
         guard loop.isRunning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { throw SystemdError(code: .init(rawValue: EBUSY), operation: "BusConnection.run", target: "already running") }
         loop.loopThread.store(BusConnection.currentThreadID, ordering: .releasing)
@@ -48,13 +56,30 @@ extension BusConnection {
             loop.isRunning.store(false, ordering: .releasing)
             loop.stopRequested.store(false, ordering: .releasing)
         }
+        let clock = ContinuousClock()
+        var nextBeat = clock.now
         while !loop.stopRequested.load(ordering: .acquiring) {
+            if let heartbeat, clock.now >= nextBeat {
+                heartbeat.beat()
+                nextBeat = clock.now + heartbeat.interval
+            }
             let wait = try withBus { (bus) throws(SystemdError) in try Self.processAll(bus) }
+            var timeout = wait.timeoutMilliseconds
+            if heartbeat != nil {
+                let untilBeat = max(0, (nextBeat - clock.now) / .milliseconds(1))
+                let beatTimeout = CInt(clamping: Int(untilBeat.rounded(.up)))
+                timeout = timeout < 0 ? beatTimeout : min(timeout, beatTimeout)
+            }
             var fds = [
                 pollfd(fd: wait.fd, events: Int16(wait.events), revents: 0),
                 pollfd(fd: loop.wakeFD, events: Int16(POLLIN), revents: 0),
             ]
-            _ = try sysCall("poll", on: "the bus connection") { poll(&fds, 2, wait.timeoutMilliseconds) }
+            _ = try sysCall("poll", on: "the bus connection") { poll(&fds, 2, timeout) }
+            if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                // The peer closed the socket: let sd-bus notice and report the disconnect.
+                _ = try withBus { (bus) throws(SystemdError) in try Self.processAll(bus) }
+                if !isOpen { throw SystemdError(code: .init(rawValue: ECONNRESET), operation: "BusConnection.run", target: "the bus closed the connection") }
+            }
             if fds[1].revents != 0 { loop.drain() }
         }
     }
@@ -62,11 +87,11 @@ extension BusConnection {
     /// Runs the loop on a dedicated thread until the task is cancelled, ``stop()`` is called or the
     /// connection drops. Handlers run on that thread, not on the caller's executor.
     /// - Throws: ``SystemdError`` as ``runBlocking()`` does; cancellation returns normally.
-    public func run() async throws(SystemdError) {
+    public func run(heartbeat: LoopHeartbeat? = nil) async throws(SystemdError) {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SystemdError>, Never>) in
                 do throws(SystemdError) {
-                    try startLoopThread { error in
+                    try startLoopThread(heartbeat: heartbeat) { error in
                         continuation.resume(returning: error.map { .failure($0) } ?? .success(()))
                     }
                 } catch {
@@ -82,15 +107,22 @@ extension BusConnection {
     /// Starts ``runBlocking()`` on a new thread and returns at once (for code that is not async).
     ///
     /// - Parameter onExit: Runs on that thread when the loop ends: nil after ``stop()``, else the error.
-    public func startLoopThread(onExit: @escaping @Sendable (SystemdError?) -> Void = { _ in }) throws(SystemdError) {
+    public func startLoopThread(
+        heartbeat: LoopHeartbeat? = nil, onExit: @escaping @Sendable (SystemdError?) -> Void = { _ in }
+    ) throws(SystemdError) {
         try spawnDetachedThread {
             do throws(SystemdError) {
-                try self.runBlocking()
+                try self.runBlocking(heartbeat: heartbeat)
                 onExit(nil)
             } catch {
                 onExit(error)
             }
         }
+    }
+
+    /// Whether the connection is still open (false once the bus or peer closed it).
+    public var isOpen: Bool {
+        withBus { bus in sd_bus_is_open(bus) > 0 }
     }
 
     /// Whether a loop is processing this connection right now.
@@ -135,5 +167,20 @@ extension BusConnection {
             timeout = deadline <= nowUsec ? 0 : CInt(clamping: (deadline - nowUsec + 999) / 1000)
         }
         return Wait(fd: fd, events: events, timeoutMilliseconds: timeout)
+    }
+}
+
+/// Something a run loop does on its own thread at a steady pace while it is healthy, e.g. ping
+/// systemd's watchdog (``BusConnection/runBlocking(heartbeat:)``).
+public struct LoopHeartbeat: Sendable {
+    /// The longest time between two beats while the loop runs.
+    public var interval: Duration
+    /// What to do; runs on the loop thread, must be quick and must not throw.
+    public var beat: @Sendable () -> Void
+
+    /// A heartbeat every `interval`.
+    public init(interval: Duration, beat: @escaping @Sendable () -> Void) {
+        self.interval = interval
+        self.beat = beat
     }
 }

@@ -1,5 +1,6 @@
 import CSDBus
 import CSystemd
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,11 +20,14 @@ public struct BusMethodCall: Sendable {
     public var senderUID: UInt32?
     /// The arguments, already checked by sd-bus against the method's input signature.
     public var arguments: BusValues
+    /// Whether the caller allows interactive authorization (`busctl --allow-interactive-authorization`):
+    /// a polkit check may then ask the user to authenticate.
+    public var allowsInteractiveAuthorization: Bool
 
     /// Creates a call by hand, e.g. to test a handler without a bus.
     public init(
         interface: BusInterface, member: String, path: String? = nil, sender: String? = nil,
-        senderUID: UInt32?, arguments: BusValues = []
+        senderUID: UInt32?, arguments: BusValues = [], allowsInteractiveAuthorization: Bool = false
     ) {
         self.interface = interface
         self.member = member
@@ -31,6 +35,7 @@ public struct BusMethodCall: Sendable {
         self.sender = sender
         self.senderUID = senderUID
         self.arguments = arguments
+        self.allowsInteractiveAuthorization = allowsInteractiveAuthorization
     }
 
     /// Whether the caller is root (uid 0).
@@ -65,6 +70,86 @@ public struct BusReply: Sendable, Hashable {
 /// A method handler: decides by `call.member`, returns a reply or throws the D-Bus error to send.
 public typealias BusMethodHandler = @Sendable (BusMethodCall) throws(BusError) -> BusReply
 
+/// A method handler that may answer later: it returns the reply (or throws) to answer now, or
+/// returns nil after handing `pending` to work that answers through it from any thread.
+public typealias BusDeferringMethodHandler =
+    @Sendable (BusMethodCall, BusPendingReply) throws(BusError) -> BusReply?
+
+/// A method call whose reply is still owed: ``send(_:)`` answers it once, from any thread.
+///
+/// A call that is dropped unanswered is answered with `org.freedesktop.DBus.Error.Failed`, so a
+/// caller never waits for its timeout because of a lost reply.
+public final class BusPendingReply: @unchecked Sendable {
+    // Invariant: `message` is only touched inside `connection.withBus`; `answered` guards one answer.
+    private let connection: BusConnection
+    private let message: OpaquePointer
+    private let interface: BusInterface
+    private let member: String
+    private let answered = Atomic<Bool>(false)
+
+    init(connection: BusConnection, message: OpaquePointer, interface: BusInterface, member: String) {
+        self.connection = connection
+        self.message = sd_bus_message_ref(message)
+        self.interface = interface
+        self.member = member
+    }
+
+    deinit {
+        if !answered.load(ordering: .acquiring) {
+            send(.failure(.failed("\(interface.name).\(member) was dropped without an answer (a bug)")))
+        }
+        connection.withBus { _ in _ = sd_bus_message_unref(message) }
+    }
+
+    /// Whether the call is still waiting for its answer.
+    public var isPending: Bool { !answered.load(ordering: .acquiring) }
+
+    /// Sends the reply or the error; later calls do nothing. A failure to send (the caller or the
+    /// bus went away) is not reported: there is nobody left to tell.
+    public func send(_ result: Result<BusReply, BusError>) {
+        guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        connection.withBus { _ in
+            _ = BusPendingReply.answer(message, interface: interface, member: member, with: result)
+        }
+    }
+
+    /// Sends `result` as the answer to `m` (on the connection's thread, under its lock); returns
+    /// what an sd-bus method handler returns.
+    static func answer(
+        _ m: OpaquePointer, interface: BusInterface, member: String, with result: Result<BusReply, BusError>
+    ) -> Int32 {
+        var values: [BusValue] = []
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        switch result {
+        case .failure(let failure):
+            _ = sd_bus_error_set(&error, failure.name, failure.message)
+        case .success(let reply):
+            let expected = interface.outputSignature(of: member) ?? ""
+            let actual = reply.values.map(\.signature).joined()
+            if expected == actual {
+                values = reply.values
+            } else {
+                _ = sd_bus_error_set(
+                    &error, BusError.failedName,
+                    "\(interface.name).\(member) produced a reply of signature '\(actual)', expected '\(expected)'.")
+            }
+        }
+        if sd_bus_error_is_set(&error) != 0 {
+            return sd_bus_reply_method_error(m, &error)
+        }
+        var message: OpaquePointer?
+        var status = sd_bus_message_new_method_return(m, &message)
+        if status < 0 { return status }
+        defer { sd_bus_message_unref(message) }
+        status = busAppend(message!, values)
+        if status < 0 { return status }
+        status = sd_bus_send(nil, message, nil)
+        return status < 0 ? status : 1
+    }
+}
+
 /// An object exported on a connection; it stays exported while this value lives (or until ``cancel()``).
 public final class BusObject: Sendable {
     /// What is exported.
@@ -97,8 +182,28 @@ extension BusConnection {
     public func export(
         _ interface: BusInterface, at path: String? = nil, handler: @escaping BusMethodHandler
     ) throws(BusError) -> BusObject {
+        try export(interface, at: path) { (call, _) throws(BusError) -> BusReply? in try handler(call) }
+    }
+
+    /// Exports `interface` at `path` with a handler that may answer later (``BusPendingReply``).
+    ///
+    /// - Parameters:
+    ///   - interface: Which vtable.
+    ///   - path: The object path; defaults to the interface's conventional path.
+    ///   - resolvingSenderUID: Which members need ``BusMethodCall/senderUID``. Finding it out is a
+    ///     round trip to the bus on the loop thread, so members any caller may call (reads) should
+    ///     skip it; the default resolves it for every member.
+    ///   - handler: The dispatcher.
+    /// - Returns: The export; keep it alive.
+    public func export(
+        _ interface: BusInterface, at path: String? = nil,
+        resolvingSenderUID: @escaping @Sendable (String) -> Bool = { _ in true },
+        handler: @escaping BusDeferringMethodHandler
+    ) throws(BusError) -> BusObject {
         let path = path ?? interface.objectPath
-        let context = Unmanaged.passRetained(ExportContext(interface: interface, handler: handler)).toOpaque()
+        let context = Unmanaged.passRetained(
+            ExportContext(connection: self, interface: interface, resolvingSenderUID: resolvingSenderUID, handler: handler)
+        ).toOpaque()
         let slot = try withBus { (bus) throws(BusError) -> OpaquePointer in
             var slot: OpaquePointer?
             let result = csdbus_add_object(bus, &slot, path, interface.raw, exportDispatch, exportRelease, context)
@@ -131,11 +236,19 @@ final class BusSlot: @unchecked Sendable {
 }
 
 private final class ExportContext: Sendable {
+    // Unowned: the connection owns the slot that owns this context.
+    unowned let connection: BusConnection
     let interface: BusInterface
-    let handler: BusMethodHandler
+    let resolvingSenderUID: @Sendable (String) -> Bool
+    let handler: BusDeferringMethodHandler
 
-    init(interface: BusInterface, handler: @escaping BusMethodHandler) {
+    init(
+        connection: BusConnection, interface: BusInterface,
+        resolvingSenderUID: @escaping @Sendable (String) -> Bool, handler: @escaping BusDeferringMethodHandler
+    ) {
+        self.connection = connection
         self.interface = interface
+        self.resolvingSenderUID = resolvingSenderUID
         self.handler = handler
     }
 
@@ -150,33 +263,23 @@ private final class ExportContext: Sendable {
                 interface: interface, member: member,
                 path: sd_bus_message_get_path(m).map { String(cString: $0) },
                 sender: sd_bus_message_get_sender(m).map { String(cString: $0) },
-                senderUID: Self.senderUID(m), arguments: BusValues(values)
+                senderUID: resolvingSenderUID(member) ? Self.senderUID(m) : nil, arguments: BusValues(values),
+                allowsInteractiveAuthorization: sd_bus_message_get_allow_interactive_authorization(m) > 0
             )
+            let pending = BusPendingReply(connection: connection, message: m, interface: interface, member: member)
             do throws(BusError) {
-                outcome = .success(try handler(call))
+                guard let reply = try handler(call, pending) else { return 1 }  // answered later
+                outcome = .success(reply)
             } catch {
                 outcome = .failure(error)
             }
+            pending.send(outcome)
+            return 1
         }
-        switch outcome {
-        case .failure(let error):
+        if case .failure(let error) = outcome {
             return sd_bus_error_set(errorOut, error.name, error.message)
-        case .success(let reply):
-            let expected = interface.outputSignature(of: member) ?? ""
-            let actual = reply.values.map(\.signature).joined()
-            guard expected == actual else {
-                return sd_bus_error_set(errorOut, BusError.failedName,
-                                        "\(interface.name).\(member) produced a reply of signature '\(actual)', expected '\(expected)'.")
-            }
-            var message: OpaquePointer?
-            var result = sd_bus_message_new_method_return(m, &message)
-            if result < 0 { return result }
-            defer { sd_bus_message_unref(message) }
-            result = busAppend(message!, reply.values)
-            if result < 0 { return result }
-            result = sd_bus_send(nil, message, nil)
-            return result < 0 ? result : 1
         }
+        return 1
     }
 
     private static func senderUID(_ m: OpaquePointer) -> UInt32? {

@@ -1,0 +1,83 @@
+public import Logging
+
+/// Serves objects on a bus for the life of a daemon: connects, sets up, runs the loop, and when the
+/// bus goes away (dbus-daemon restarted, the connection dropped) connects and sets up again.
+///
+/// A daemon whose serving connection died would otherwise keep running with nobody able to reach
+/// it; with `Type=notify` systemd does not notice a lost bus name, so the daemon has to.
+public struct BusServing: Sendable {
+    /// Opens each new connection.
+    public var open: @Sendable () throws(SystemdError) -> BusConnection
+    /// Beats on the loop thread while requests are being served, and between reconnect attempts.
+    public var heartbeat: LoopHeartbeat?
+    /// How long reconnecting may fail in a row before ``run(attach:)`` gives up and throws.
+    public var reconnectFor: Duration
+    /// Where reconnects are reported.
+    public var logger: Logger
+
+    /// Serving on the system bus unless `open` says otherwise.
+    public init(
+        open: @escaping @Sendable () throws(SystemdError) -> BusConnection = { () throws(SystemdError) in try .system() },
+        heartbeat: LoopHeartbeat? = nil, reconnectFor: Duration = .seconds(30), logger: Logger
+    ) {
+        self.open = open
+        self.heartbeat = heartbeat
+        self.reconnectFor = reconnectFor
+        self.logger = logger
+    }
+
+    /// Runs until the task is cancelled (then returns normally, after the loop has stopped).
+    ///
+    /// - Parameter attach: Sets up one new connection: exports objects, subscribes, takes names.
+    ///   Whatever it returns is kept alive while that connection serves. Its second argument is
+    ///   true on the first connection only. Called again after every reconnect.
+    /// - Throws: What `attach` throws on the first connection (e.g. the name is taken), or the last
+    ///   error once reconnecting has failed for ``reconnectFor``.
+    public func run(
+        attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
+    ) async throws {
+        var first = true
+        var failingSince: ContinuousClock.Instant?
+        var delay: Duration = .milliseconds(50)
+        let clock = ContinuousClock()
+        while !Task.isCancelled {
+            let connection: BusConnection
+            let kept: [any Sendable]
+            do {
+                connection = try open()
+                kept = try attach(connection, first)
+            } catch {
+                if first { throw error }
+                let since = failingSince ?? clock.now
+                failingSince = since
+                if clock.now - since >= reconnectFor {
+                    logger.error("could not serve on the bus again for \(reconnectFor): \(error); giving up")
+                    throw error
+                }
+                await pause(delay)
+                delay = min(delay * 2, .seconds(1))
+                continue
+            }
+            if !first { logger.notice("serving on the bus again after the connection was lost") }
+            first = false
+            failingSince = nil
+            delay = .milliseconds(50)
+            do {
+                try await connection.run(heartbeat: heartbeat)
+                withExtendedLifetime(kept) {}
+                try? connection.flush()  // the replies and signals of the last calls
+                return  // stopped: cancelled or graceful shutdown
+            } catch {
+                withExtendedLifetime(kept) {}
+                logger.warning("lost the bus connection (\(error)); connecting again")
+            }
+        }
+    }
+
+    /// Waits `delay` while the heartbeat keeps beating (the daemon is alive, only the bus is not).
+    private func pause(_ delay: Duration) async {
+        heartbeat?.beat()
+        try? await Task.sleep(for: delay)
+        heartbeat?.beat()
+    }
+}
