@@ -5,8 +5,10 @@ internal import Systemd
 
 /// `org.relaunch.CheckInDemo1`: turns method calls into app input and answers (docs/DESIGN.md).
 ///
-/// Input methods (Tap, Type, Background, Foreground, Quit, TestHook) are for root only: the bus policy
-/// says so, and the caller's uid is checked here again. Bad input is InvalidArgs saying what is accepted.
+/// Input methods (Tap, Type, Background, Foreground, Quit) are for root, or for callers polkit
+/// authorizes for `org.relaunch.app.drive` (asked off the bus thread, see ``BusService``); TestHook
+/// is root's alone. Bad input is InvalidArgs saying what is accepted, never echoing more than 64
+/// characters of it.
 struct DemoBusInterface: Sendable {
     /// `org.freedesktop.DBus.Error.NotSupported`: TestHook without `RELAUNCH_TEST_HOOKS=1`.
     static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
@@ -16,8 +18,17 @@ struct DemoBusInterface: Sendable {
     let host: AppHost
     let logger: Logger
 
-    /// The method handler to export.
-    func handle(_ call: BusMethodCall) throws(BusError) -> BusReply {
+    /// The members that change the app: root, or polkit's `org.relaunch.app.drive`.
+    static let inputMembers: Set<String> = ["Tap", "Type", "Background", "Foreground", "Quit"]
+
+    /// The method handler; `authorized`: polkit allowed a non-root caller to drive the app.
+    func handle(_ call: BusMethodCall, authorized: Bool = false) throws(BusError) -> BusReply {
+        func requireDriver() throws(BusError) {
+            guard call.isFromRoot || authorized else {
+                throw .accessDenied(
+                    "driving the app needs root or polkit's \(AppDriveAuthorizer.action) (members of the group 'relaunch' have it)")
+            }
+        }
         switch call.member {
         case "Screen":
             return .string(host.screen())
@@ -27,22 +38,22 @@ struct DemoBusInterface: Sendable {
             // The name is requested only once launching finished, so whoever reaches us sees a launched app.
             return BusReply(.structure([.bool(true), .string(host.configuration.invocationID ?? "")]))
         case "Tap":
-            try call.requireRoot()
+            try requireDriver()
             let element = try call.arguments.string(at: 0)
             try input { app throws(InputError) in try app.tap(element) }
         case "Type":
-            try call.requireRoot()
+            try requireDriver()
             let field = try call.arguments.string(at: 0)
             let text = try call.arguments.string(at: 1)
             try input { app throws(InputError) in try app.type(field, text) }
         case "Background":
-            try call.requireRoot()
+            try requireDriver()
             try input { $0.background() }
         case "Foreground":
-            try call.requireRoot()
+            try requireDriver()
             try input { $0.foreground() }
         case "Quit":
-            try call.requireRoot()
+            try requireDriver()
             let force = try call.arguments.bool(at: 0)
             logger.notice(force ? "force quit: discarding saved state and exiting" : "quit: preserving state and exiting")
             try input { force ? $0.forceQuit() : $0.quit() }

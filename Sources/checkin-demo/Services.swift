@@ -48,10 +48,16 @@ struct BusService: Service {
         let interface = interface
         let host = host
         let logger = logger
+        let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, _ in
-                let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) { call throws(BusError) in
-                    try interface.handle(call)
+                let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) {
+                    (call, pending) throws(BusError) -> BusReply? in
+                    guard DemoBusInterface.inputMembers.contains(call.member), !call.isFromRoot else {
+                        return try interface.handle(call)
+                    }
+                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in try interface.handle(call, authorized: true) }
+                    return nil
                 }
                 let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
                 do {
@@ -112,6 +118,41 @@ enum PermissionFollower {
             }
         } catch {
             logger.warning("no thread to read permissions on", metadata: ["ERROR": "\(error)"])
+        }
+    }
+}
+
+/// Asks polkit, on a thread of its own (never the bus loop), whether a non-root caller may drive
+/// the app (`org.relaunch.app.drive`), then runs the input and answers.
+struct AppDriveAuthorizer: Sendable {
+    static let action = "org.relaunch.app.drive"
+    let authority: PolkitAuthority
+
+    func authorize(
+        _ call: BusMethodCall, _ pending: BusPendingReply,
+        then input: @escaping @Sendable () throws(BusError) -> BusReply
+    ) {
+        let authority = authority
+        do {
+            try spawnDetachedThread {
+                pending.send(Result { () throws(BusError) -> BusReply in
+                    guard let name = call.sender else { throw .accessDenied("the bus did not name the caller") }
+                    let answer: PolkitAuthority.Answer
+                    do throws(BusError) {
+                        answer = try authority.check(
+                            action: Self.action, busName: name, interactive: call.allowsInteractiveAuthorization)
+                    } catch {
+                        throw .accessDenied("polkit could not be asked (\(error)); run as root")
+                    }
+                    guard answer.isAuthorized else {
+                        throw .accessDenied(
+                            "not authorized for \(Self.action); run as root or as a member of the group 'relaunch'")
+                    }
+                    return try input()
+                })
+            }
+        } catch {
+            pending.send(.failure(.failed("no thread to ask polkit on: \(error)")))
         }
     }
 }

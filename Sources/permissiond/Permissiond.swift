@@ -90,7 +90,7 @@ struct Permissiond: AsyncParsableCommand {
         let service = PermissionService(
             database: store, configuration: configuration,
             units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
-            authorizer: PolkitAuthorizer(link: link))
+            authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
         let server = PermissionsBusServer(service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -86,9 +86,9 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             commandName: "wait-ready",
             abstract: "Wait until the running instance has finished launching (and restoring).")
-        @Option(help: "Give up after this many seconds.") var timeout: Double = 30
+        @Option(parsing: .unconditional, help: "Give up after this many seconds.") var timeout: Double = 30
         func validate() throws {
-            guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+            try validateTimeout(timeout)
         }
         func run() async throws {
             let invocation = try DemoClient.waitReady(timeout: .milliseconds(Int64(timeout * 1000)))

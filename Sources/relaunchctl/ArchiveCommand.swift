@@ -1,5 +1,10 @@
 import ArgumentParser
+import RelaunchContract
 import RestorationKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `relaunchctl archive dump FILE`: a saved restoration archive, readable.
 struct ArchiveCommand: AsyncParsableCommand {
@@ -27,6 +32,11 @@ extension ArchiveCommand {
 
         func run() async throws {
             let bytes: [UInt8]
+            var info = stat()
+            if stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                throw CLIError.failed(
+                    "cannot read \(Echo.quoted(file, limit: 200)): it is a folder; name an archive file, e.g. /var/lib/checkin-demo/restoration.archive")
+            }
             do {
                 guard let read = try ArchiveFile(directory: folder, fileName: name).read() else {
                     throw CLIError.failed("no archive at \(file)")

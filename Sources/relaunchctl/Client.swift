@@ -4,7 +4,9 @@ import Systemd
 /// Maps bus failures to the contract's exit codes with a line that says what to do.
 func cliError(_ error: BusError, talkingTo service: String, hint: String) -> CLIError {
     if error.isAccessDenied {
-        return CLIError(.notAuthorized, "not authorized: \(error.message) (run as root, e.g. with sudo)")
+        // The daemons' own refusals name the polkit action and what to do; the bus policy's do not.
+        let hint = error.message.contains("root") ? "" : " (run as root, or as a member of the group 'relaunch')"
+        return CLIError(.notAuthorized, "not authorized: \(Echo.quoted(error.message, limit: 400).dropFirst().dropLast())\(hint)")
     }
     if error.isUnreachable {
         return CLIError(.unavailable, "\(service) is not reachable on the system bus (\(error.message)); \(hint)")

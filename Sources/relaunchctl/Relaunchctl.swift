@@ -25,6 +25,11 @@ struct Relaunchctl: AsyncParsableCommand {
 @main
 enum RelaunchctlMain {
     static func main() async {
+        if CommandLine.arguments.count <= 1 {
+            // No command at all is a usage error (exit 2), with the usage to learn from.
+            printError(Relaunchctl.helpMessage())
+            exit(CLIError.Code.usage.rawValue)
+        }
         do {
             var command = try await Relaunchctl.asyncParseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RelaunchContract
 import ScenarioKit
 
 #if canImport(Glibc)
@@ -26,11 +27,12 @@ extension ScenarioCommand {
         static let configuration = CommandConfiguration(abstract: "Play scenario files; print a line per scenario.")
 
         @Argument(help: "Scenario files (*.scenario).") var files: [String]
-        @Option(help: "Seconds any single wait (a relaunch, a journal entry) may take.") var timeout: Double = 30
+        @Option(parsing: .unconditional, help: "Seconds any single wait (a relaunch, a journal entry) may take.") var timeout: Double = 30
         @Flag(help: "Print every step as it runs.") var verbose = false
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one scenario file") }
+            try validateTimeout(timeout)
         }
 
         func run() async throws {
@@ -78,18 +80,38 @@ func loadScenario(_ path: String) throws(CLIError) -> Scenario {
     }
 }
 
-/// Reads a whole text file, or fails naming it.
-func readTextFile(_ path: String) throws(CLIError) -> String {
-    guard let file = fopen(path, "r") else { throw .failed("cannot read \(path): \(errnoText())") }
+/// Reads a whole text file of at most `limit` bytes, or fails naming it and saying why: a
+/// folder, a device that never ends (`/dev/zero`) and an oversized file are refused, not read.
+func readTextFile(_ path: String, limit: Int = 1 << 20) throws(CLIError) -> String {
+    let name = Echo.quoted(path, limit: 200)
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw .failed("cannot read \(name): \(errnoText())") }
+    if info.st_mode & S_IFMT == S_IFDIR {
+        throw .failed("cannot read \(name): it is a folder; name a file")
+    }
+    guard let file = fopen(path, "r") else { throw .failed("cannot read \(name): \(errnoText())") }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
         let count = fread(&buffer, 1, buffer.count, file)
         if count > 0 { bytes += buffer[..<count] }
+        if bytes.count > limit {
+            throw .failed("cannot read \(name): it is larger than \(limit / 1024) KiB (a scenario is a short text file)")
+        }
         if count < buffer.count { break }
     }
     return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Checks a `--timeout` in seconds: more than 0, at most an hour.
+func validateTimeout(_ seconds: Double) throws {
+    guard seconds.isFinite, seconds > 0 else {
+        throw ValidationError("--timeout must be more than 0 seconds (got \(seconds)); e.g. --timeout 30")
+    }
+    guard seconds <= 3600 else {
+        throw ValidationError("--timeout must be at most 3600 seconds (got \(seconds))")
+    }
 }
 
 func monotonicMicroseconds() -> UInt64 {

@@ -1,3 +1,4 @@
+internal import RelaunchContract
 /// Input the app cannot take; every message says what is accepted.
 public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
@@ -26,18 +27,18 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownElement(let element):
-            "unknown element '\(element)'; accepted: \(Self.acceptedElements)"
+            "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"
         case .unknownVenue(let id, let accepted):
-            "unknown venue '\(id)'; accepted: \(accepted.map { "venue:\($0)" }.joined(separator: ", "))"
+            "unknown venue \(Echo.quoted(id)); accepted: \(accepted.map { "venue:\($0)" }.joined(separator: ", "))"
         case .unknownField(let field):
-            "unknown field '\(field)'; accepted: \(Self.acceptedFields)"
+            "unknown field \(Echo.quoted(field)); accepted: \(Self.acceptedFields)"
         case .invalidPartySize(let text):
-            "party size '\(text)' is not accepted; give a whole number from "
+            "party size \(Echo.quoted(text)) is not accepted; give a whole number from "
                 + "\(CheckInForm.partySizes.lowerBound) to \(CheckInForm.partySizes.upperBound)"
         case .tooLong(let field, let maximum):
             "\(field) is too long; at most \(maximum) characters are accepted"
         case .notOnScreen(let element, let onScreen):
-            "'\(element)' is not on screen now; on screen: \(onScreen.joined(separator: ", "))"
+            "\(Echo.quoted(element)) is not on screen now; on screen: \(onScreen.joined(separator: ", "))"
         case .formNotOnScreen:
             "the check-in form is not on screen; tap tab:check-in, then check-in, before typing \(Self.acceptedFields)"
         case .inBackground:

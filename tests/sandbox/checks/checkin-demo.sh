@@ -154,9 +154,9 @@ check_demo_watchdog_hang_is_aborted_and_restored() {
     demo_restart_fresh
     demo_open_modal "$text"
     demo_call Background >/dev/null
-    demo_call TestHook s hang >/dev/null
-    # WatchdogSec=5s: systemd aborts the silent instance, then relaunches it.
-    demo_kill_and_wait_for_watchdog
+    # The hook deadlocks the bus loop itself (the thread that pings the watchdog), so the call gets no
+    # answer: the caller sees the process vanish when systemd aborts it (WatchdogSec=5s), then relaunches it.
+    demo_kill_and_wait_for_watchdog demo_call TestHook s hang
     demo_assert_restored "$text"
     local log
     log=$(in_sandbox journalctl -o cat --no-pager UNIT="$DEMO_UNIT" INVOCATION_ID="$DEMO_OLD_INVOCATION")
@@ -164,11 +164,13 @@ check_demo_watchdog_hang_is_aborted_and_restored() {
     assert_contains "$log" "status=6/ABRT" "journal of the hung instance"
 }
 
-# Like demo_kill_and_wait, but the watchdog does the killing.
+# Like demo_kill_and_wait, but the watchdog does the killing, after CMD (run in the background) hangs
+# the app.
 demo_kill_and_wait_for_watchdog() {
     local restarts
     restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
     DEMO_OLD_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)
+    ("$@" >/dev/null 2>&1 || true) &
     wait_until 30 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts $DEMO_UNIT)\" -gt $restarts ]"
     demo_wait_ready
     DEMO_NEW_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)

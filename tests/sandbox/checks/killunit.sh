@@ -1,23 +1,36 @@
-# What calling systemd's KillUnit takes (systemd 252, no polkit), and that permissiond.service has it.
-# The finding behind permissiond.service's User=root + CapabilityBoundingSet= : keep it true.
+# What calling systemd's KillUnit takes (systemd 252), and that permissiond.service has exactly that:
+# permissiond runs as relaunch-permissiond without capabilities; systemd asks polkit
+# (org.freedesktop.systemd1.manage-units, details unit= and verb=), and systemd/polkit/50-relaunch.rules
+# allows that user the verb kill on the units of registered apps, and nothing else.
 # SIGCONT (18) is the probe: authorized or not, it does the running app no harm.
 
 killunit_probe() {
     echo busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager \
-        KillUnit ssi checkin-demo.service main 18
+        KillUnit ssi "${1:-checkin-demo.service}" main 18
 }
 
-check_killunit_allowed_with_permissiond_sandboxing() {
-    # Root with an empty capability bounding set and a user namespace, over the system bus.
+check_killunit_allowed_for_permissiond_on_app_units() {
     # shellcheck disable=SC2046
     expect_exit 0 run_like "$REPO/systemd/permissiond.service" $(killunit_probe)
+}
+
+check_killunit_refused_for_permissiond_on_other_units() {
+    # shellcheck disable=SC2046
+    expect_exit 1 run_like "$REPO/systemd/permissiond.service" $(killunit_probe polkit.service)
+    assert_refused "$EXPECT_OUTPUT" "KillUnit of polkit.service by permissiond's user"
+}
+
+check_permissiond_may_not_restart_or_stop_apps() {
+    expect_exit 1 run_like "$REPO/systemd/permissiond.service" busctl call org.freedesktop.systemd1 \
+        /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss checkin-demo.service replace
+    assert_refused "$EXPECT_OUTPUT" "RestartUnit by permissiond's user"
 }
 
 check_killunit_refused_for_non_root_even_with_cap_kill() {
     # shellcheck disable=SC2046
     expect_exit 1 in_sandbox systemd-run --pipe --wait --quiet -p DefaultDependencies=no \
         -p User=relaunch-checkin -p AmbientCapabilities=CAP_KILL $(killunit_probe)
-    assert_contains "$EXPECT_OUTPUT" "Access denied" "KillUnit by a non-root user with CAP_KILL"
+    assert_refused "$EXPECT_OUTPUT" "KillUnit by a non-root user with CAP_KILL"
 }
 
 check_app_runs_with_its_unit_sandboxing() {
@@ -28,4 +41,13 @@ check_app_runs_with_its_unit_sandboxing() {
     [[ -n "$plutil" ]] || { note "no plutil (Swift toolchain) on PATH: skipped the Swift run"; return 0; }
     plutil=$(readlink -f "$plutil")
     expect_exit 0 run_like "$REPO/systemd/checkin-demo.service" "$plutil" -help
+}
+
+# systemd's refusal says "Access denied", or, where polkit would let an administrator authenticate,
+# "Interactive authentication required": refused either way.
+assert_refused() {
+    case "$1" in
+        *"Access denied"*|*"Interactive authentication required"*) ;;
+        *) fail "$2 was not refused as expected; it said: $1" ;;
+    esac
 }
