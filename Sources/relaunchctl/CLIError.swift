@@ -28,7 +28,9 @@ struct CLIError: Error, CustomStringConvertible {
 
 /// Writes "relaunchctl: message" to standard error.
 func printError(_ message: String) {
-    var line = "relaunchctl: " + message
+    // One error, one line: a usage text keeps its lines, anything else is folded onto one.
+    let folded = message.hasPrefix("OVERVIEW:") ? message : String(message.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    var line = "relaunchctl: " + folded
     if !line.hasSuffix("\n") { line += "\n" }
     fflush(nil)
     var bytes = Array(line.utf8)[...]

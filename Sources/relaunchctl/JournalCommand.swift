@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import JournalReview
+import RelaunchContract
 
 #if canImport(Glibc)
 import Glibc
@@ -35,12 +36,12 @@ struct JournalCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let since, TimeSpec.parse(since, now: realtimeMicroseconds()) == nil {
-            throw ValidationError("cannot read --since '\(since)'; use @EPOCH, -10min, -30s, -2h, -1d or 'YYYY-MM-DD HH:MM:SS'")
+            throw ValidationError("cannot read --since \(Echo.quoted(since)); use @EPOCH, -10min, -30s, -2h, -1d or 'YYYY-MM-DD HH:MM:SS'")
         }
         if let directory {
             var info = stat()
             guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw ValidationError("--directory '\(directory)' is not a folder of journal files")
+                throw ValidationError("--directory \(Echo.quoted(directory)) is not a folder of journal files")
             }
         }
     }

@@ -19,7 +19,7 @@ struct PermissionCommand: AsyncParsableCommand {
 /// Parses a permission name, or says which names are accepted.
 func parsePermission(_ name: String) throws -> Permission {
     guard let permission = Permission(rawValue: name) else {
-        throw ValidationError("unknown permission '\(name)'; accepted: \(Permission.acceptedNames)")
+        throw ValidationError("unknown permission \(Echo.quoted(name)); accepted: \(Permission.acceptedNames)")
     }
     return permission
 }
@@ -27,7 +27,7 @@ func parsePermission(_ name: String) throws -> Permission {
 /// Parses a state name, or says which names are accepted.
 func parseState(_ name: String) throws -> PermissionState {
     guard let state = PermissionState(rawValue: name) else {
-        throw ValidationError("unknown state '\(name)'; accepted: \(PermissionState.acceptedNames)")
+        throw ValidationError("unknown state \(Echo.quoted(name)); accepted: \(PermissionState.acceptedNames)")
     }
     return state
 }

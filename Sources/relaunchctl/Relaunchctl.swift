@@ -1,4 +1,5 @@
 import ArgumentParser
+import RelaunchContract
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.
 struct Relaunchctl: AsyncParsableCommand {
@@ -47,8 +48,20 @@ enum RelaunchctlMain {
                 exit(0)
             }
             // ArgumentParser's own errors are usage errors: one line and exit 2, as the contract says.
-            printError(Relaunchctl.message(for: error) + " (see --help)")
+            printError(quotingArguments(in: Relaunchctl.message(for: error)) + " (see --help)")
             exit(code == .failure ? CLIError.Code.failed.rawValue : CLIError.Code.usage.rawValue)
         }
     }
+}
+
+/// ArgumentParser's messages repeat a bad value verbatim ("The value '…' is invalid"): quote every
+/// long or multi-line argument through ``Echo`` instead, so the error stays one short line.
+func quotingArguments(in message: String) -> String {
+    var message = message
+    for argument in CommandLine.arguments.dropFirst()
+    where argument.count > Echo.limit || argument.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        message = message.replacing("'\(argument)'", with: Echo.quoted(argument))
+        message = message.replacing(argument, with: Echo.quoted(argument))
+    }
+    return message
 }
