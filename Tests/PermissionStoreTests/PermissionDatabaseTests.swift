@@ -77,10 +77,10 @@ struct PermissionDatabaseTests {
     @Test("the file is in WAL mode with synchronous = FULL")
     func durabilityPragmas() throws {
         let database = try directory.openDatabase()
-        let (journal, readerSync) = try database.pool.read { db in
+        let (journal, readerSync) = try database.queue.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
-        let writerSync = try database.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let writerSync = try database.queue.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(journal == "wal")
         #expect(readerSync == 2 && writerSync == 2, "2 is FULL")
     }

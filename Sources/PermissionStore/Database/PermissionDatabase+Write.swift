@@ -45,7 +45,7 @@ extension PermissionDatabase {
     ) throws(PermissionDatabaseError) -> (changes: [PermissionChange], pending: PendingKill?) {
         let what = states.count == 1 ? "set \(states[0].0) for \(app) to \(states[0].1)" : "reset \(app)"
         let result = try perform(what) {
-            try pool.write { db in
+            try queue.write { db in
                 let changes = try states.map { permission, state in
                     try Self.store(db, app: app, permission: permission, state: state, callerUID: callerUID, at: at)
                 }
@@ -71,7 +71,7 @@ extension PermissionDatabase {
     /// rows of the pending kill are marked as having killed that instance.
     public func resolve(_ pending: PendingKill, killed kill: KillRecord?) throws(PermissionDatabaseError) {
         try perform("record the kill of \(pending.unit) for \(pending.app)") {
-            try pool.write { db in
+            try queue.write { db in
                 if let kill { try Self.insertKill(db, kill, causedBy: pending.historyIDs) }
                 try db.execute(sql: "DELETE FROM pending_kill WHERE id = ?", arguments: [pending.id])
             }
@@ -85,7 +85,7 @@ extension PermissionDatabase {
         _ pending: PendingKill, error: String, announced: Bool
     ) throws(PermissionDatabaseError) {
         try perform("note a failed kill of \(pending.unit)") {
-            try pool.write { db in
+            try queue.write { db in
                 try db.execute(
                     sql: """
                         UPDATE pending_kill SET attempts = attempts + 1, last_error = ?,
@@ -99,7 +99,7 @@ extension PermissionDatabase {
     /// Every kill still owed, oldest first.
     public func pendingKills() throws(PermissionDatabaseError) -> [PendingKill] {
         try perform("read the pending kills") {
-            try pool.read { db in
+            try queue.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM pending_kill ORDER BY id").map { (row) throws -> PendingKill in
                     PendingKill(
                         id: row["id"], app: row["app"], unit: row["unit"], invocationID: row["invocation_id"],
@@ -117,7 +117,7 @@ extension PermissionDatabase {
     public func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [PermissionChange] {
         guard !ids.isEmpty else { return [] }
         return try perform("read history rows") {
-            try pool.read { db in
+            try queue.read { db in
                 let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT * FROM permission_history WHERE id IN (\(marks)) ORDER BY id",
@@ -139,7 +139,7 @@ extension PermissionDatabase {
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     public func recordKill(_ kill: KillRecord, causedBy historyIDs: [Int64] = []) throws(PermissionDatabaseError) {
         try perform("record the kill of \(kill.unit) for \(kill.app)") {
-            try pool.write { db in try Self.insertKill(db, kill, causedBy: historyIDs) }
+            try queue.write { db in try Self.insertKill(db, kill, causedBy: historyIDs) }
         }
         cache.withLock { $0.lastKills[kill.app] = kill }
     }
@@ -191,7 +191,7 @@ extension PermissionDatabase {
     /// The `limit` most recent changes of `app`, oldest first.
     public func history(app: String, limit: Int = 100) throws(PermissionDatabaseError) -> [HistoryEntry] {
         try perform("read the history of \(app)") {
-            try pool.read { db in
+            try queue.read { db in
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT * FROM permission_history WHERE app = ? ORDER BY id DESC LIMIT ?",
                     arguments: [app, max(0, limit)])

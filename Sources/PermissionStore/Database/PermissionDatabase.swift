@@ -17,7 +17,9 @@ import Synchronization
 public final class PermissionDatabase: Sendable {
     /// The database file.
     public let path: String
-    let pool: DatabasePool
+    /// One connection: reads are answered from memory, so a pool's reader connections (and their
+    /// page caches) would only cost memory.
+    let queue: DatabaseQueue
     let cache = Mutex(ReadCache())
 
     /// What reads are answered from: exactly what is committed.
@@ -36,13 +38,14 @@ public final class PermissionDatabase: Sendable {
         var configuration = Configuration()
         configuration.label = "permissiond"
         configuration.busyMode = .timeout(10)
+        configuration.journalMode = .wal
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
             // FULL syncs the WAL on every commit, so an acknowledged Set survives a power cut.
-            // GRDB sets NORMAL on the writer when it turns WAL on (after prepareDatabase), so this
-            // goes to the writer connection, which the pool keeps for its whole life.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            // GRDB sets NORMAL when it turns WAL on (after prepareDatabase), so this comes after,
+            // on the queue's one connection, which it keeps for its whole life.
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            let check = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
             guard check == "ok" else {
                 throw PermissionDatabaseError(
                     code: .corrupt, path: path, operation: "open",
@@ -52,14 +55,14 @@ public final class PermissionDatabase: Sendable {
             throw PermissionDatabaseError.classify(error, path: path, operation: "open")
         }
         do {
-            try Self.migrator.migrate(pool)
+            try Self.migrator.migrate(queue)
         } catch {
             var error = PermissionDatabaseError.classify(error, path: path, operation: "migrate")
             if error.code == .operationFailed { error.code = .migrationFailed }
             throw error
         }
         let loaded = try perform("load the current states") {
-            try pool.read { db in
+            try queue.read { db in
                 var loaded = ReadCache()
                 for row in try Row.fetchAll(db, sql: "SELECT app, permission, state FROM permission_state") {
                     if let permission = Permission(rawValue: row["permission"]),
@@ -82,7 +85,7 @@ public final class PermissionDatabase: Sendable {
 
     /// Closes the file. Any later call fails with `.operationFailed`.
     public func close() throws(PermissionDatabaseError) {
-        try perform("close") { try pool.close() }
+        try perform("close") { try queue.close() }
     }
 
     /// The state of `permission` for `app`; `not-determined` when it was never set.
@@ -106,7 +109,7 @@ public final class PermissionDatabase: Sendable {
     /// The ids of every app with a stored state, a history entry or a kill, sorted.
     public func apps() throws(PermissionDatabaseError) -> [String] {
         try perform("list apps") {
-            try pool.read { db in
+            try queue.read { db in
                 try String.fetchAll(
                     db,
                     sql: """
