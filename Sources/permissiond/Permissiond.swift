@@ -91,7 +91,8 @@ struct Permissiond: AsyncParsableCommand {
             database: store, configuration: configuration,
             units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
             authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
-        let server = PermissionsBusServer(service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks)
+        let server = PermissionsBusServer(
+            service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [ServiceGroupConfiguration.ServiceConfiguration(service: server)],

@@ -31,6 +31,8 @@ struct PermissionsBusServer: Service {
     static let stuckWriteLimit: Duration = .seconds(8)
     /// The members whose caller must be known (writes, hooks).
     static let membersNeedingCaller: Set<String> = ["Set", "Reset", "TestHook"]
+    /// Where callers' uids are looked up (`GetConnectionUnixUser`), off the bus thread.
+    let link: BusLink
 
     func run() async throws {
         let effects = EffectPerformer(logger: logger)
@@ -53,14 +55,16 @@ struct PermissionsBusServer: Service {
         let logger = logger
         let testHooks = testHooks
         let notifier = notifier
+        let link = link
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, first in
                 effects.use(connection)
                 let object = try connection.export(
                     .permissions1, at: BusNames.Permissions.object,
-                    resolvingSenderUID: { Self.membersNeedingCaller.contains($0) }
+                    resolvingSenderUID: { $0 == "TestHook" }
                 ) { (call, pending) throws(BusError) -> BusReply? in
-                    try Self.answer(call, pending, service: service, writer: writer, effects: effects, hooks: testHooks)
+                    try Self.answer(
+                        call, pending, service: service, writer: writer, effects: effects, hooks: testHooks, link: link)
                 }
                 do throws(BusError) {
                     try connection.requestName(BusNames.Permissions.service)
@@ -86,7 +90,7 @@ struct PermissionsBusServer: Service {
     /// Answers one call on the bus thread: reads at once, writes later through the writer.
     static func answer(
         _ call: BusMethodCall, _ pending: BusPendingReply, service: PermissionService, writer: Writer,
-        effects: EffectPerformer, hooks: TestHooks?
+        effects: EffectPerformer, hooks: TestHooks?, link: BusLink
     ) throws(BusError) -> BusReply? {
         if call.member == "TestHook" {
             try TestHooks.serve(call, hooks: hooks)
@@ -99,9 +103,10 @@ struct PermissionsBusServer: Service {
             case .failure(let error): throw error.busError
             }
         }
-        let caller = Caller(
-            uid: call.senderUID ?? UInt32.max, busName: call.sender, interactive: call.allowsInteractiveAuthorization)
         Task {
+            let caller = Caller(
+                uid: Self.unixUser(of: call.sender, over: link), busName: call.sender,
+                interactive: call.allowsInteractiveAuthorization)
             do throws(PermissionServiceError) {
                 try await service.authorize(request, caller: caller)
             } catch {
@@ -115,6 +120,22 @@ struct PermissionsBusServer: Service {
             }
         }
         return nil
+    }
+}
+
+extension PermissionsBusServer {
+    /// The caller's uid as the bus knows it (`GetConnectionUnixUser`), or `UInt32.max` (nobody)
+    /// when it cannot be told: asked off the bus thread, so no read waits for it.
+    static func unixUser(of sender: String?, over link: BusLink) -> UInt32 {
+        guard let sender else { return UInt32.max }
+        do throws(BusError) {
+            let reply = try link.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetConnectionUnixUser", arguments: [.string(sender)], timeout: .seconds(5))
+            return try reply.uint32(at: 0)
+        } catch {
+            return UInt32.max
+        }
     }
 }
 
