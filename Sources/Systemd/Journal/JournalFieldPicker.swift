@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Picks a few named fields out of journal entries, for reading many entries fast.
 ///
 /// ``JournalReader/currentFields()`` builds a dictionary of every field of an entry; a reader that
@@ -67,11 +71,15 @@ public struct JournalFieldPicker: Sendable {
 
     /// Keeps the value of `data` (one `NAME=value` item of an entry) if its name is wanted.
     mutating func offer(_ data: UnsafeRawBufferPointer) {
-        let limit = min(data.count, positionsByLength.count)
-        guard let equals = data[..<limit].firstIndex(of: UInt8(ascii: "=")) else { return }
-        for position in positionsByLength[equals] where data[..<equals].elementsEqual(nameBytes[position]) {
+        guard let base = data.baseAddress,
+              let found = memchr(base, Int32(UInt8(ascii: "=")), min(data.count, positionsByLength.count))
+        else { return }
+        let nameLength = UnsafeRawPointer(found) - base
+        for position in positionsByLength[nameLength] {
+            let matches = nameBytes[position].withUnsafeBytes { memcmp($0.baseAddress!, base, nameLength) == 0 }
+            guard matches else { continue }
             let start = storage.count
-            storage.append(contentsOf: data[(equals + 1)...])
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: data[(nameLength + 1)...]))
             ranges[position] = start..<storage.count
             return
         }
