@@ -7,7 +7,8 @@ import RelaunchContract
 public struct JournalRecord: Sendable, Equatable {
     /// The entry's realtime timestamp, microseconds since the Unix epoch.
     public var realtimeUSec: UInt64
-    /// Every field of the entry, by name.
+    /// The entry's fields, by name: all of them, or at least those the timeline reads
+    /// (``TimelineStream/fieldNames``).
     public var fields: [String: String]
 
     /// Creates a record from its timestamp and fields.

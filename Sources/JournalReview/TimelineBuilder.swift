@@ -7,9 +7,16 @@ import RelaunchContract
 /// instance's own entries (discards, restored controllers, restoration finished, launched) are
 /// joined to it by unit and invocation id, until the new instance is ready and has launched.
 /// A later change for the same app supersedes an open incident.
+///
+/// An incident that is no longer open (its relaunch completed, or a later change of its app
+/// superseded it) never changes again: ``takeFinished()`` hands such incidents over, oldest first,
+/// so that a reader of a long journal need not keep them.
 public struct TimelineBuilder: Sendable {
+    /// The incidents built and not taken yet, oldest first; the first one is number `taken`.
     private var incidents: [Incident] = []
-    /// Index in `incidents` of the open incident of each app.
+    /// How many incidents ``takeFinished()`` has handed over.
+    private var taken = 0
+    /// The number of the open incident of each app.
     private var open: [String: Int] = [:]
     /// The invocation that was running when each open incident's kill landed, once systemd saw it exit.
     private var exitedInvocation: [Int: String] = [:]
@@ -32,14 +39,10 @@ public struct TimelineBuilder: Sendable {
         timed = timed.enumerated().sorted {
             ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset)
         }.map(\.element)
-        var changeOfApp: [String: Int] = [:]
+        var pairing = KillPairing()
         for index in timed.indices {
-            let record = timed[index]
-            if record.messageID == MessageID.permissionChanged.rawValue {
-                changeOfApp[record["APP_ID"]] = index
-            } else if record.messageID == MessageID.appKilled.rawValue,
-                      let change = changeOfApp.removeValue(forKey: record["APP_ID"]) {
-                timed[change].fields[Self.killedUnitKey] = record["UNIT"]
+            if let (change, unit) = pairing.add(timed[index], at: index) {
+                timed[change].fields[Self.killedUnitKey] = unit
             }
         }
         var builder = TimelineBuilder()
@@ -49,7 +52,7 @@ public struct TimelineBuilder: Sendable {
         return builder.incidents
     }
 
-    /// Where `incidents(from:)` notes, on a change's record, the unit its kill entry names.
+    /// Where the builder finds, on a change's record, the unit its kill entry names.
     static let killedUnitKey = "_RELAUNCH_KILLED_UNIT"
 
     /// Adds one record; records must be added in time order.
@@ -60,24 +63,54 @@ public struct TimelineBuilder: Sendable {
         }
         if record.messageID == MessageID.appKilled.rawValue {
             let app = record["APP_ID"]
-            guard let index = open[app], !incidents[index].events.contains(where: { $0.kind == .killSent })
+            guard let number = open[app], !incidents[number - taken].events.contains(where: { $0.kind == .killSent })
             else { return }
-            incidents[index].unit = record["UNIT"]
-            append(.killSent, record, to: index, keeping: ["UNIT", "SIGNAL", "PERMISSION"])
+            incidents[number - taken].unit = record["UNIT"]
+            append(.killSent, record, to: number, keeping: ["UNIT", "SIGNAL", "PERMISSION"])
             return
         }
-        guard let unit = record.unit,
-              let index = open.values.first(where: { incidents[$0].unit == unit })
-        else { return }
+        guard let unit = record.unit, let number = openIncident(unit: unit) else { return }
         if record.isFromManager {
-            addManagerRecord(record, to: index)
+            addManagerRecord(record, to: number)
         } else {
-            addAppRecord(record, to: index)
+            addAppRecord(record, to: number)
         }
     }
 
-    /// The incidents built so far.
+    /// The incidents built and not taken yet, oldest first.
     public var result: [Incident] { incidents }
+
+    /// Hands over the oldest incidents that can no longer change (no longer open), in order; stops at
+    /// the first one still open, so incidents come out in the order of their changes.
+    public mutating func takeFinished() -> [Incident] {
+        var count = 0
+        while count < incidents.count, !open.values.contains(taken + count) {
+            count += 1
+        }
+        return take(count)
+    }
+
+    /// Hands over every incident not taken yet, open or not: the end of the journal.
+    public mutating func takeAll() -> [Incident] {
+        take(incidents.count)
+    }
+
+    private mutating func take(_ count: Int) -> [Incident] {
+        guard count > 0 else { return [] }
+        let finished = Array(incidents.prefix(count))
+        incidents.removeFirst(count)
+        taken += count
+        return finished
+    }
+
+    /// The open incident about `unit`; if several are (two apps of one unit), the oldest.
+    private func openIncident(unit: String) -> Int? {
+        var found: Int?
+        for number in open.values where incidents[number - taken].unit == unit {
+            found = min(found ?? number, number)
+        }
+        return found
+    }
 
     private mutating func startIncident(_ record: JournalRecord) {
         let app = record["APP_ID"]
@@ -93,64 +126,70 @@ public struct TimelineBuilder: Sendable {
             events: []
         )
         incidents.append(incident)
-        let index = incidents.count - 1
-        open[app] = index
-        append(.permissionChanged, record, to: index,
+        let number = taken + incidents.count - 1
+        if let superseded = open.updateValue(number, forKey: app) {
+            exitedInvocation[superseded] = nil
+        }
+        append(.permissionChanged, record, to: number,
                keeping: ["APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL"])
     }
 
-    private mutating func addManagerRecord(_ record: JournalRecord, to index: Int) {
+    private mutating func addManagerRecord(_ record: JournalRecord, to number: Int) {
         switch record.messageID.flatMap(ManagerMessageID.init(rawValue:)) {
-        case .processExited where exitedInvocation[index] == nil:
-            exitedInvocation[index] = record.invocationID ?? ""
-            append(.processExited, record, to: index, keeping: ["EXIT_CODE", "EXIT_STATUS", "_PID", "MESSAGE"])
-        case .restartScheduled where exitedInvocation[index] != nil:
-            append(.restartScheduled, record, to: index, keeping: ["N_RESTARTS"])
-        case .started where exitedInvocation[index] != nil:
-            append(.ready, record, to: index, keeping: ["MESSAGE"])
-            closeIfComplete(index)
+        case .processExited where exitedInvocation[number] == nil:
+            exitedInvocation[number] = record.invocationID ?? ""
+            append(.processExited, record, to: number, keeping: ["EXIT_CODE", "EXIT_STATUS", "_PID", "MESSAGE"])
+        case .restartScheduled where exitedInvocation[number] != nil:
+            append(.restartScheduled, record, to: number, keeping: ["N_RESTARTS"])
+        case .started where exitedInvocation[number] != nil:
+            append(.ready, record, to: number, keeping: ["MESSAGE"])
+            closeIfComplete(number)
         case .failed:
-            append(.failed, record, to: index, keeping: ["UNIT_RESULT", "MESSAGE"])
+            append(.failed, record, to: number, keeping: ["UNIT_RESULT", "MESSAGE"])
         default:
             break
         }
     }
 
-    private mutating func addAppRecord(_ record: JournalRecord, to index: Int) {
+    private mutating func addAppRecord(_ record: JournalRecord, to number: Int) {
         // Only the instance started after the kill belongs to the relaunch.
-        guard let exited = exitedInvocation[index], record.invocationID != exited else { return }
-        if !incidents[index].events.contains(where: { $0.invocationID == record.invocationID && $0.kind != .ready }) {
-            append(.processStarted, record, to: index, keeping: ["_PID"])
+        guard let exited = exitedInvocation[number], record.invocationID != exited else { return }
+        let events = incidents[number - taken].events
+        if !events.contains(where: { $0.invocationID == record.invocationID && $0.kind != .ready }) {
+            append(.processStarted, record, to: number, keeping: ["_PID"])
         }
         switch record.messageID.flatMap(MessageID.init(rawValue:)) {
         case .savedStateDiscarded:
-            append(.discarded, record, to: index, keeping: ["REASON"])
+            append(.discarded, record, to: number, keeping: ["REASON"])
         case .viewControllerRestored:
-            append(.controllerRestored, record, to: index, keeping: ["RESTORATION_PATH", "RESTORED_VIA"])
+            append(.controllerRestored, record, to: number, keeping: ["RESTORATION_PATH", "RESTORED_VIA"])
         case .restorationFinished:
-            append(.restorationFinished, record, to: index,
+            append(.restorationFinished, record, to: number,
                    keeping: ["RESTORED_COUNT", "PRESENTED_PATH", "DURATION_USEC"])
         case .appLaunched:
-            append(.launched, record, to: index, keeping: ["LAUNCH_OUTCOME", "BUILD_NUMBER"])
-            closeIfComplete(index)
+            append(.launched, record, to: number, keeping: ["LAUNCH_OUTCOME", "BUILD_NUMBER"])
+            closeIfComplete(number)
         default:
             break
         }
     }
 
-    private mutating func closeIfComplete(_ index: Int) {
-        let kinds = Set(incidents[index].events.map(\.kind))
-        guard kinds.contains(.ready), kinds.contains(.launched) else { return }
-        open = open.filter { $0.value != index }
+    private mutating func closeIfComplete(_ number: Int) {
+        let events = incidents[number - taken].events
+        guard events.contains(where: { $0.kind == .ready }), events.contains(where: { $0.kind == .launched })
+        else { return }
+        open = open.filter { $0.value != number }
+        exitedInvocation[number] = nil
     }
 
     private mutating func append(
-        _ kind: TimelineEvent.Kind, _ record: JournalRecord, to index: Int, keeping names: [String]
+        _ kind: TimelineEvent.Kind, _ record: JournalRecord, to number: Int, keeping names: [String]
     ) {
         var fields: [String: String] = [:]
         for name in names {
             if let value = record.fields[name] { fields[name] = value }
         }
+        let index = number - taken
         let start = incidents[index].changedAtUSec
         incidents[index].events.append(TimelineEvent(
             kind: kind,

@@ -4,21 +4,26 @@ public enum TimelineRenderer {
     public static func text(_ incidents: [Incident], summary: TimelineSummary) -> String {
         var out = ""
         for (number, incident) in incidents.enumerated() {
-            out += header(incident, number: number + 1) + "\n"
-            for event in incident.events {
-                out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
-                out += describe(event) + "\n"
-            }
-            if let relaunch = incident.relaunchUSec {
-                out += "  relaunch: \(milliseconds(relaunch)) from exit to ready"
-                out += ", outcome \(incident.launchOutcome ?? "unknown")\n"
-            } else if incident.killDecided {
-                out += "  (no relaunch seen yet)\n"
-            }
-            out += "\n"
+            out += text(incident, number: number + 1)
         }
         out += summaryLine(summary) + "\n"
         return out
+    }
+
+    /// One incident's block, numbered from 1: its header, a line per step, the relaunch, a blank line.
+    public static func text(_ incident: Incident, number: Int) -> String {
+        var out = header(incident, number: number) + "\n"
+        for event in incident.events {
+            out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
+            out += describe(event) + "\n"
+        }
+        if let relaunch = incident.relaunchUSec {
+            out += "  relaunch: \(milliseconds(relaunch)) from exit to ready"
+            out += ", outcome \(incident.launchOutcome ?? "unknown")\n"
+        } else if incident.killDecided {
+            out += "  (no relaunch seen yet)\n"
+        }
+        return out + "\n"
     }
 
     /// The one-line summary.

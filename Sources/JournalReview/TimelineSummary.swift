@@ -18,15 +18,30 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
 
     /// Sums up `incidents`.
     public init(_ incidents: [Incident]) {
-        self.incidents = incidents.count
-        self.kills = incidents.filter { $0.events.contains { $0.kind == .killSent } }.count
-        self.restores = incidents.filter { $0.launchOutcome == "restored" }.count
-        var discards: [String: Int] = [:]
-        for reason in incidents.flatMap(\.discardReasons) {
-            discards[reason, default: 0] += 1
+        self.init()
+        for incident in incidents {
+            add(incident)
         }
-        self.discardsByReason = discards
-        self.relaunchUSec = incidents.compactMap(\.relaunchUSec)
+    }
+
+    /// No incidents yet.
+    public init() {
+        incidents = 0
+        kills = 0
+        restores = 0
+        discardsByReason = [:]
+        relaunchUSec = []
+    }
+
+    /// Counts one more incident, the latest so far.
+    public mutating func add(_ incident: Incident) {
+        incidents += 1
+        if incident.events.contains(where: { $0.kind == .killSent }) { kills += 1 }
+        if incident.launchOutcome == "restored" { restores += 1 }
+        for reason in incident.discardReasons {
+            discardsByReason[reason, default: 0] += 1
+        }
+        if let relaunch = incident.relaunchUSec { relaunchUSec.append(relaunch) }
     }
 
     /// The nearest-rank percentile `p` (0–100) of `values`, or nil when empty.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 import JournalReview
 import RelaunchContract
 
@@ -48,20 +47,47 @@ struct JournalCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sinceUSec = since.flatMap { TimeSpec.parse($0, now: realtimeMicroseconds()) }
-        let records = try JournalSource.records(directory: directory, sinceUSec: sinceUSec,
-                                                messageIDs: TimelineReport.messageIDs)
-        let report = TimelineReport(records: records)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(report)
-            print(String(decoding: data, as: UTF8.self))
-        } else if report.incidents.isEmpty {
-            print("no permission changes in the journal" + (since.map { " since \($0)" } ?? ""))
-            print(TimelineRenderer.summaryLine(report.summary))
+            try Self.printJSON(directory: directory, sinceUSec: sinceUSec)
         } else {
-            print(TimelineRenderer.text(report.incidents, summary: report.summary), terminator: "")
+            try Self.printText(directory: directory, sinceUSec: sinceUSec, since: since)
         }
+    }
+
+    /// Each incident's block as soon as it is complete, then the summary line.
+    private static func printText(directory: String?, sinceUSec: UInt64?, since: String?) throws(CLIError) {
+        var summary = TimelineSummary()
+        try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+            summary.add(incident)
+            print(TimelineRenderer.text(incident, number: summary.incidents), terminator: "")
+        }
+        if summary.incidents == 0 {
+            print("no permission changes in the journal" + (since.map { " since \($0)" } ?? ""))
+        }
+        print(TimelineRenderer.summaryLine(summary))
+    }
+
+    /// The report as JSON, written an incident at a time.
+    private static func printJSON(directory: String?, sinceUSec: UInt64?) throws(CLIError) {
+        var summary = TimelineSummary()
+        var writer = TimelineJSONWriter()
+        var out: [UInt8] = []
+        writer.begin(into: &out)
+        try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+            summary.add(incident)
+            writer.add(incident, into: &out)
+            if out.count >= 1 << 16 {
+                writeStandardOutput(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        writer.end(summary, into: &out)
+        out.append(UInt8(ascii: "\n"))
+        writeStandardOutput(out)
+    }
+
+    private static func writeStandardOutput(_ bytes: [UInt8]) {
+        print(String(decoding: bytes, as: UTF8.self), terminator: "")
     }
 }
 

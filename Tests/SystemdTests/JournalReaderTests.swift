@@ -40,6 +40,23 @@ struct JournalReaderTests {
         #expect(try reader.nextEntry()?.realtimeMicroseconds == entries[1].realtimeMicroseconds)
     }
 
+    @Test func picksWhatCurrentFieldsReads() throws {
+        let directory = try TemporaryDirectory("journal")
+        let reader = try JournalReader(directory: try JournalFixture.write(into: directory))
+        var picker = JournalFieldPicker(["MESSAGE", "LIFECYCLE", "NO_SUCH_FIELD", "_TRANSPORT", "MESSAGE_ID"])
+        try reader.seekHead()
+        var count = 0
+        while try reader.next() {
+            let all = try reader.currentFields()
+            try reader.pick(&picker)
+            #expect(picker.fields == all.filter { picker.names.contains($0.key) })
+            #expect(picker.value(of: 2) == nil)
+            #expect(picker.has(4, equalTo: all["MESSAGE_ID"] ?? "-") == (all["MESSAGE_ID"] != nil))
+            count += 1
+        }
+        #expect(count >= 3)  // ours, and journald's own
+    }
+
     @Test func matchesCombineWithDisjunctions() throws {
         let directory = try TemporaryDirectory("journal")
         let reader = try JournalReader(directory: try JournalFixture.write(into: directory))
@@ -58,6 +75,41 @@ struct JournalReaderTests {
         try reader.addMatch("LIFECYCLE", "background")
         try reader.seekHead()
         #expect(try reader.entries().compactMap(\.message) == ["second entry"])
+    }
+}
+
+@Suite("Journal field picker")
+struct JournalFieldPickerTests {
+    func picked(_ items: [String], _ names: [String]) -> JournalFieldPicker {
+        var picker = JournalFieldPicker(names)
+        picker.reset()
+        for item in items {
+            Array(item.utf8).withUnsafeBytes { picker.offer($0) }
+        }
+        return picker
+    }
+
+    @Test func keepsWantedFieldsOnlyAndTheLastOfARepeatedOne() {
+        let picker = picked(
+            ["UNIT_RESULT=signal", "MESSAGE=first", "UNIT=app.service", "OTHER=x", "MESSAGE=second", "NO_EQUALS",
+             "EMPTY=", "\(String(repeating: "A", count: 70))=long"],
+            ["UNIT", "MESSAGE", "EMPTY", "MISSING", "UNIT_RESULT"])
+        #expect(picker.fields == ["UNIT": "app.service", "MESSAGE": "second", "EMPTY": "", "UNIT_RESULT": "signal"])
+        #expect(picker.value(of: 3) == nil)
+        #expect(picker.has(0, equalTo: "app.service"))
+        #expect(!picker.has(0, equalTo: "app.servic"))
+        #expect(!picker.has(3, equalTo: ""))
+    }
+
+    @Test func valuesKeepEqualsSignsNewlinesAndDecodeBadUTF8AsReplacement() {
+        var picker = JournalFieldPicker(["MESSAGE", "BINARY"])
+        picker.reset()
+        Array("MESSAGE=a=b\nc".utf8).withUnsafeBytes { picker.offer($0) }
+        (Array("BINARY=".utf8) + [0xFF, 0x41]).withUnsafeBytes { picker.offer($0) }
+        #expect(picker.value(of: 0) == "a=b\nc")
+        #expect(picker.value(of: 1) == "\u{FFFD}A")
+        picker.reset()
+        #expect(picker.fields.isEmpty)
     }
 }
 

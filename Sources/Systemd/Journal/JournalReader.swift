@@ -155,6 +155,21 @@ public final class JournalReader {
         }
     }
 
+    /// Fills `picker` with its fields from the current entry, in one walk over the entry's data.
+    public func pick(_ picker: inout JournalFieldPicker) throws(SystemdError) {
+        picker.reset()
+        sd_journal_restart_data(journal)
+        while true {
+            var data: UnsafeRawPointer?
+            var length = 0
+            let result = try sdCall("sd_journal_enumerate_data", on: source) {
+                sd_journal_enumerate_data(journal, &data, &length)
+            }
+            guard result > 0, let data else { return }
+            picker.offer(UnsafeRawBufferPointer(start: data, count: length))
+        }
+    }
+
     /// The value of `field` in the current entry, or nil if it has none.
     public func field(_ name: String) throws(SystemdError) -> String? {
         var data: UnsafeRawPointer?

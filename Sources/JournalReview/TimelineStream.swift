@@ -1,0 +1,174 @@
+import RelaunchContract
+
+/// Builds the timeline while the journal is read, keeping what the incidents still open need rather
+/// than every entry: the same incidents, in the same order, as ``TimelineBuilder/incidents(from:)``
+/// over the whole journal.
+///
+/// The journal is read twice. The first pass reads only permissiond's entries ("permission changed"
+/// and "app killed", two per incident) into a ``Plan``: when each change and kill happened, and
+/// which units the kills name. The second pass reads every matched entry, in journal order, into
+/// ``add(_:)``. Entries are joined in the order their events happened: an entry waits in a small
+/// buffer until no later entry can come before it, which the plan tells for permissiond's entries
+/// (stamped by journald after the kill they report, but carrying its time) and journal order tells
+/// for the others. Entries about units that no kill names can never join an incident
+/// (``joins(unit:)``): the reader may skip them without building a record.
+///
+/// An entry journald holds out of time order (the clock stepped back) by more than the buffer
+/// covers is joined where it was read, not before the entries already joined.
+public struct TimelineStream: Sendable {
+    /// What the first pass learns from permissiond's entries.
+    public struct Plan: Sendable {
+        /// Each entry's event time and journal time, and the app and unit it names, in journal order.
+        fileprivate var entries: [Entry] = []
+
+        fileprivate struct Entry: Sendable {
+            var isChange: Bool
+            var eventTimeUSec: UInt64
+            var realtimeUSec: UInt64
+            var app: String
+            var unit: String
+        }
+
+        /// An empty plan.
+        public init() {}
+
+        /// Notes `record` if it is one of permissiond's entries; records must come in journal order.
+        public mutating func add(_ record: JournalRecord) {
+            guard TimelineStream.isDaemonEntry(record.messageID) else { return }
+            let isChange = record.messageID == MessageID.permissionChanged.rawValue
+            entries.append(Entry(isChange: isChange, eventTimeUSec: record.eventTimeUSec,
+                                 realtimeUSec: record.realtimeUSec, app: record["APP_ID"],
+                                 unit: isChange ? "" : record["UNIT"]))
+        }
+
+        /// How many of permissiond's entries the plan holds.
+        public var count: Int { entries.count }
+    }
+
+    /// Whether an entry with `messageID` is one of permissiond's that the first pass reads.
+    public static func isDaemonEntry(_ messageID: String?) -> Bool {
+        messageID == MessageID.permissionChanged.rawValue || messageID == MessageID.appKilled.rawValue
+    }
+
+    /// The MESSAGE_IDs the first pass matches.
+    public static var daemonMessageIDs: [String] {
+        [MessageID.permissionChanged.rawValue, MessageID.appKilled.rawValue]
+    }
+
+    /// The journal fields the timeline reads; a record needs no others.
+    public static let fieldNames: [String] = [
+        "MESSAGE_ID", "UNIT", "_SYSTEMD_UNIT", "INVOCATION_ID", "_SYSTEMD_INVOCATION_ID", "_PID",
+        "APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL", "CHANGED_USEC",
+        "SIGNAL", "KILLED_USEC", "EXIT_CODE", "EXIT_STATUS", "MESSAGE", "N_RESTARTS", "UNIT_RESULT",
+        "REASON", "RESTORATION_PATH", "RESTORED_VIA", "RESTORED_COUNT", "PRESENTED_PATH",
+        "DURATION_USEC", "LAUNCH_OUTCOME", "BUILD_NUMBER", TimelineBuilder.killedUnitKey,
+    ]
+
+    /// The plan's entries' journal times, to check that the second pass meets the same entries.
+    private let daemonRealtimes: [UInt64]
+    /// The unit each change's kill names, by the change's position in the plan.
+    private let killedUnitOfChange: [Int: String]
+    /// The earliest event time of the plan's entries from each position on (one more: never).
+    private let earliestDaemonEvent: [UInt64]
+    /// Every unit a kill names.
+    private let killedUnits: Set<String>
+
+    /// Position in the plan of the next of permissiond's entries the second pass meets.
+    private var nextDaemonEntry = 0
+    /// Entries read but not joined yet, by event time then journal order; those before `head` are gone.
+    private var waiting: [(timeUSec: UInt64, order: Int, record: JournalRecord)] = []
+    private var head = 0
+    private var readCount = 0
+    private var builder = TimelineBuilder()
+
+    /// Starts the second pass with what the first learned.
+    public init(_ plan: Plan) {
+        let entries = plan.entries
+        daemonRealtimes = entries.map(\.realtimeUSec)
+        var pairing = KillPairing()
+        var killedUnitOfChange: [Int: String] = [:]
+        let inTimeOrder = entries.indices.sorted {
+            (entries[$0].eventTimeUSec, $0) < (entries[$1].eventTimeUSec, $1)
+        }
+        for position in inTimeOrder {
+            let entry = entries[position]
+            if let change = pairing.add(isChange: entry.isChange, app: entry.app, at: position) {
+                killedUnitOfChange[change] = entry.unit
+            }
+        }
+        self.killedUnitOfChange = killedUnitOfChange
+        var earliest = [UInt64](repeating: .max, count: entries.count + 1)
+        for position in entries.indices.reversed() {
+            earliest[position] = min(entries[position].eventTimeUSec, earliest[position + 1])
+        }
+        earliestDaemonEvent = earliest
+        killedUnits = Set(entries.filter { !$0.isChange }.map(\.unit))
+    }
+
+    /// Whether an entry about `unit` (its ``JournalRecord/unit``) can join an incident: only one about
+    /// a unit some kill names can. Not for permissiond's own entries, which the second pass must add.
+    public func joins(unit: String) -> Bool {
+        killedUnits.contains(unit)
+    }
+
+    /// Adds the next entry of the second pass, in journal order.
+    /// - Returns: false, without adding it, when `record` is one of permissiond's entries that the
+    ///   first pass did not see (the journal grew in between): stop reading there, as a single read
+    ///   that ended just before it would have.
+    public mutating func add(_ record: JournalRecord) -> Bool {
+        var record = record
+        if Self.isDaemonEntry(record.messageID) {
+            guard nextDaemonEntry < daemonRealtimes.count,
+                  daemonRealtimes[nextDaemonEntry] == record.realtimeUSec
+            else { return false }
+            if record.messageID == MessageID.permissionChanged.rawValue {
+                record.fields[TimelineBuilder.killedUnitKey] = killedUnitOfChange[nextDaemonEntry]
+            }
+            nextDaemonEntry += 1
+        }
+        let journalTime = record.realtimeUSec
+        record.realtimeUSec = record.eventTimeUSec
+        wait(record)
+        // Later entries of systemd and the apps happened no earlier than this one was written; later
+        // entries of permissiond's, no earlier than the plan says.
+        join(upTo: min(journalTime, earliestDaemonEvent[nextDaemonEntry]))
+        return true
+    }
+
+    /// The incidents that can no longer change, oldest first, and not handed over before.
+    public mutating func takeFinished() -> [Incident] {
+        builder.takeFinished()
+    }
+
+    /// Joins every entry still waiting and hands over every incident not handed over yet: the end of
+    /// the journal.
+    public mutating func finish() -> [Incident] {
+        join(upTo: .max)
+        return builder.takeAll()
+    }
+
+    private mutating func wait(_ record: JournalRecord) {
+        readCount += 1
+        let item = (timeUSec: record.realtimeUSec, order: readCount, record: record)
+        var index = waiting.endIndex
+        while index > head, waiting[index - 1].timeUSec > item.timeUSec {
+            index -= 1
+        }
+        waiting.insert(item, at: index)
+    }
+
+    /// Joins the waiting entries whose events happened at or before `timeUSec`.
+    private mutating func join(upTo timeUSec: UInt64) {
+        while head < waiting.endIndex, waiting[head].timeUSec <= timeUSec {
+            builder.add(waiting[head].record)
+            head += 1
+        }
+        if head == waiting.endIndex {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > waiting.count {
+            waiting.removeFirst(head)
+            head = 0
+        }
+    }
+}
