@@ -56,15 +56,18 @@ struct PermissionsBusServer: Service {
         let testHooks = testHooks
         let notifier = notifier
         let link = link
+        let callers = CallerUIDs()
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, first in
                 effects.use(connection)
+                callers.forgetAll()
                 let object = try connection.export(
                     .permissions1, at: BusNames.Permissions.object,
                     resolvingSenderUID: { $0 == "TestHook" }
                 ) { (call, pending) throws(BusError) -> BusReply? in
                     try Self.answer(
-                        call, pending, service: service, writer: writer, effects: effects, hooks: testHooks, link: link)
+                        call, pending, service: service, writer: writer, effects: effects, hooks: testHooks,
+                        uids: { callers.uid(of: $0, over: link) })
                 }
                 do throws(BusError) {
                     try connection.requestName(BusNames.Permissions.service)
@@ -90,7 +93,7 @@ struct PermissionsBusServer: Service {
     /// Answers one call on the bus thread: reads at once, writes later through the writer.
     static func answer(
         _ call: BusMethodCall, _ pending: BusPendingReply, service: PermissionService, writer: Writer,
-        effects: EffectPerformer, hooks: TestHooks?, link: BusLink
+        effects: EffectPerformer, hooks: TestHooks?, uids: @escaping @Sendable (String?) -> UInt32
     ) throws(BusError) -> BusReply? {
         if call.member == "TestHook" {
             try TestHooks.serve(call, hooks: hooks)
@@ -105,7 +108,7 @@ struct PermissionsBusServer: Service {
         }
         Task {
             let caller = Caller(
-                uid: Self.unixUser(of: call.sender, over: link), busName: call.sender,
+                uid: uids(call.sender), busName: call.sender,
                 interactive: call.allowsInteractiveAuthorization)
             do throws(PermissionServiceError) {
                 try await service.authorize(request, caller: caller)
@@ -123,20 +126,35 @@ struct PermissionsBusServer: Service {
     }
 }
 
-extension PermissionsBusServer {
-    /// The caller's uid as the bus knows it (`GetConnectionUnixUser`), or `UInt32.max` (nobody)
-    /// when it cannot be told: asked off the bus thread, so no read waits for it.
-    static func unixUser(of sender: String?, over link: BusLink) -> UInt32 {
+/// Callers' uids by unique bus name, asked of the bus (`GetConnectionUnixUser`) off the bus thread
+/// and remembered: a unique name is never given to another connection while the bus runs, so a
+/// client that sets many times is looked up once. Forgotten after a reconnect (a new bus may hand
+/// out the same names again) and when it grows past ``capacity``.
+final class CallerUIDs: Sendable {
+    private let known = Mutex<[String: UInt32]>([:])
+    static let capacity = 1024
+
+    /// The uid of `sender`, or `UInt32.max` (nobody) when the bus cannot tell.
+    func uid(of sender: String?, over link: BusLink) -> UInt32 {
         guard let sender else { return UInt32.max }
+        if let uid = known.withLock({ $0[sender] }) { return uid }
         do throws(BusError) {
             let reply = try link.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                 member: "GetConnectionUnixUser", arguments: [.string(sender)], timeout: .seconds(5))
-            return try reply.uint32(at: 0)
+            let uid = try reply.uint32(at: 0)
+            known.withLock { known in
+                if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
+                known[sender] = uid
+            }
+            return uid
         } catch {
             return UInt32.max
         }
     }
+
+    /// Forgets every name (the bus connection was made anew).
+    func forgetAll() { known.withLock { $0.removeAll() } }
 }
 
 /// Carries out the kills still owed (the outbox): at start, after a reconnect, and every second

@@ -28,8 +28,8 @@ struct SystemdUnitController: UnitController {
     /// (SubState `auto-restart`), ActiveState is `activating` but nothing runs, and KillUnit would
     /// fail with "No main process to kill". The next instance starts with the new state anyway.
     func runningInstance(of unit: String) async throws -> String? {
-        guard let path = try loadedUnitPath(unit) else { return nil }  // not loaded: not running
-        let state = try property(path, Self.unitInterface, "ActiveState").stringValue ?? ""
+        let path = SystemdManager.unitObjectPath(unit)
+        guard let state = try activeState(path) else { return nil }  // no such unit: nothing runs
         guard ["active", "reloading", "activating"].contains(state) else { return nil }
         if unit.hasSuffix(".service") {
             let mainPID = try property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0
@@ -44,7 +44,11 @@ struct SystemdUnitController: UnitController {
     /// systemd 252 cannot kill by invocation id, so this reads the running instance first; the two
     /// calls are a few hundred microseconds apart, and a relaunch takes far longer than that.
     func kill(unit: String, instance: String) async throws -> KillDelivery {
-        guard try await runningInstance(of: unit) == instance else { return .gone }
+        // The same instance (a restart gets a new InvocationID); if it no longer has a main
+        // process, KillUnit says NoSuchProcess.
+        let current = SystemdManager.hex(
+            try property(SystemdManager.unitObjectPath(unit), Self.unitInterface, "InvocationID").bytesValue ?? [])
+        guard current == instance else { return .gone }
         do throws(BusError) {
             try link.call(
                 destination: SystemdManager.destination, path: SystemdManager.path,
@@ -61,16 +65,12 @@ struct SystemdUnitController: UnitController {
         return .killed
     }
 
-    /// The unit's object path, or nil when systemd has not loaded it (never started since boot, or gone).
-    private func loadedUnitPath(_ unit: String) throws(BusError) -> String? {
+    /// The unit's ActiveState, or nil when systemd knows no such unit.
+    private func activeState(_ path: String) throws(BusError) -> String? {
         do throws(BusError) {
-            return try link.call(
-                destination: SystemdManager.destination, path: SystemdManager.path,
-                interface: SystemdManager.managerInterface, member: "GetUnit", arguments: [.string(unit)],
-                timeout: Self.callTimeout
-            ).string(at: 0)
+            return try property(path, Self.unitInterface, "ActiveState").stringValue ?? ""
         } catch {
-            if error.name == SystemdManager.noSuchUnitErrorName { return nil }
+            if error.name == SystemdManager.noSuchUnitErrorName || error.name == BusError.unknownObjectName { return nil }
             throw error
         }
     }

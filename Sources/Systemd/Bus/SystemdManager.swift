@@ -1,3 +1,9 @@
+import CSystemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What systemd reports about a unit (from `org.freedesktop.systemd1.Unit` and `.Service`).
 public struct UnitStatus: Sendable, Hashable {
     /// The unit's name, e.g. `checkin-demo.service`.
@@ -37,6 +43,17 @@ public struct SystemdManager: Sendable {
     /// Talks to systemd over `connection`.
     public init(connection: BusConnection) {
         self.connection = connection
+    }
+
+    /// The object path systemd serves `unit` at, computed as systemd does (`sd_bus_path_encode`):
+    /// no round trip. systemd loads the unit on the first call to that path if it must.
+    public static func unitObjectPath(_ unit: String) -> String {
+        var encoded: UnsafeMutablePointer<CChar>?
+        guard sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, &encoded) >= 0, let encoded else {
+            return "/org/freedesktop/systemd1/unit/_"
+        }
+        defer { free(encoded) }
+        return String(cString: encoded)
     }
 
     /// The object path of a loaded unit (`GetUnit`).
