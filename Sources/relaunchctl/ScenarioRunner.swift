@@ -181,18 +181,26 @@ struct ScenarioRunner {
         }
     }
 
+    /// How long `expect no-journal` watches for the entry before it counts as absent.
+    static let absenceWindow: Duration = .seconds(1)
+
     private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
         var matches = ["MESSAGE_ID=\(event.messageID)"]
         if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(Self.unit)") }
         matches += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let deadline = ContinuousClock.now + (present ? timeout : .zero)
+        // Presence: wait up to the timeout for the entry. Absence: watch a quiet window (an entry
+        // written by something still under way, a kill, a relaunch, would show up in it) and fail as
+        // soon as one appears.
+        let deadline = ContinuousClock.now + (present ? timeout : min(timeout, Self.absenceWindow))
+        let what = matches.joined(separator: " ")
         while true {
             _ = try Subprocess.run(["journalctl", "--sync"])
             let found = try JournalQuery.count(matches: matches, sinceUSec: startUSec) > 0
-            if found == present { return }
+            if found == present && present { return }
+            if found && !present { throw .failed("unexpected journal entry with \(what)") }
             guard ContinuousClock.now < deadline else {
-                let what = matches.joined(separator: " ")
-                throw .failed(present ? "no journal entry with \(what)" : "unexpected journal entry with \(what)")
+                if present { throw .failed("no journal entry with \(what)") }
+                return
             }
             pause(milliseconds: 50)
         }
