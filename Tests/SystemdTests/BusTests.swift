@@ -151,13 +151,13 @@ struct BusTests {
         // The async entry point, as a ServiceGroup would use it.
         let serverLoop = Task { try await server.run() }
         defer { serverLoop.cancel() }
-        while !server.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually(within: .seconds(5), "the server loop runs") { server.isRunning }
 
         let client = try BusConnection(address: bus.address)
-        let received = Locked<[BusSignal]>([])
+        let (signals, arrived) = AsyncStream.makeStream(of: BusSignal.self)
         let subscription = try client.subscribe(
             BusMatchRule(interface: "org.relaunch.Permissions1", member: "Changed")
-        ) { signal in received.withLock { $0.append(signal) } }
+        ) { signal in arrived.yield(signal) }
         try client.startLoopThread()
         defer { client.stop() }
 
@@ -171,9 +171,7 @@ struct BusTests {
 
         try server.emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
                               member: "Changed", arguments: ["checkin-demo", "camera", "denied", "allowed", true])
-        for _ in 0..<500 where received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
-
-        let signal = try #require(received.withLock { $0.first })
+        let signal = try #require(await first(of: signals, within: .seconds(5)), "no Changed signal within 5 s")
         #expect(signal.member == "Changed")
         #expect(signal.path == "/org/relaunch/Permissions1")
         #expect(signal.arguments.signature == "ssssb")
@@ -220,4 +218,32 @@ func readFile(_ path: String) throws -> String {
     try #require(fd >= 0, "open \(path): errno \(errno)")
     defer { close(fd) }
     return String(decoding: try SealedMemoryFile.readAll(from: fd), as: UTF8.self)
+}
+
+/// Polls `condition` until it holds; fails the test after `limit` (never waits longer).
+func eventually(
+    within limit: Duration, _ what: String, _ condition: () -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        try #require(ContinuousClock.now < deadline, "timed out after \(limit) waiting until \(what)")
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// The first element of `stream`, or nil if none arrives within `limit`.
+func first<Element: Sendable>(of stream: AsyncStream<Element>, within limit: Duration) async -> Element? {
+    await withTaskGroup(of: Element?.self) { group in
+        group.addTask {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        let result = await group.next() ?? nil
+        group.cancelAll()
+        return result
+    }
 }

@@ -39,14 +39,28 @@ final class PrivateBus {
         fputs(text, file)
         fclose(file)
 
+        // Ready is when dbus-daemon prints its address (--print-address): it listens by then. The
+        // socket file alone appears before listen(), and a client can be refused in between.
+        var pipeFDs: [Int32] = [0, 0]
+        try #require(pipe(&pipeFDs) == 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 3)
         var spawned: pid_t = 0
-        let argv = ["/usr/bin/dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(config)"]
+        let argv = ["/usr/bin/dbus-daemon", "--nofork", "--nopidfile", "--print-address=3", "--config-file=\(config)"]
         let cArgs = argv.map { strdup($0) } + [nil]
         defer { cArgs.forEach { free($0) } }
-        try #require(posix_spawn(&spawned, argv[0], nil, nil, cArgs, environ) == 0, "dbus-daemon did not start")
+        let spawnResult = posix_spawn(&spawned, argv[0], &actions, nil, cArgs, environ)
+        close(pipeFDs[1])
+        defer { close(pipeFDs[0]) }
+        try #require(spawnResult == 0, "dbus-daemon did not start")
         pid = spawned
-        for _ in 0..<200 where access(socketPath, F_OK) != 0 { usleep(10_000) }
-        try #require(access(socketPath, F_OK) == 0, "dbus-daemon did not create \(socketPath)")
+        var ready = pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)
+        var printed = [UInt8](repeating: 0, count: 512)
+        let waited = poll(&ready, 1, 5000)
+        let count = waited == 1 ? read(pipeFDs[0], &printed, printed.count) : -1
+        try #require(count > 0, "dbus-daemon printed no address within 5 s")
         chmod(socketPath, 0o777)
     }
 
