@@ -53,6 +53,12 @@ public final class BusLink: Sendable {
         }
     }
 
+    /// Opens the connection now (with its loop) instead of on first use, e.g. to learn at start
+    /// that the bus is there.
+    public func connect() throws(BusError) {
+        _ = try live()
+    }
+
     /// Closes the connection (a later use opens a new one).
     public func close() {
         let connection = current.withLock { current in

@@ -10,15 +10,18 @@ import Glibc
 final class PrivateBus {
     let directory: TemporaryDirectory
     let socketPath: String
-    let pid: pid_t
+    private(set) var pid: pid_t
 
     var address: String { "unix:path=\(socketPath)" }
 
-    init() throws {
+    /// - Parameter authTimeoutMilliseconds: dbus-daemon's `auth_timeout`: how long a connection may
+    ///   stay unauthenticated (unprocessed) before the daemon drops it (30 s on a real system bus).
+    init(authTimeoutMilliseconds: Int? = nil) throws {
         directory = try TemporaryDirectory("dbus")
         chmod(directory.path, 0o755)
         socketPath = directory.path + "/bus"
         let config = directory.path + "/bus.conf"
+        let limit = authTimeoutMilliseconds.map { "<limit name=\"auth_timeout\">\($0)</limit>" } ?? ""
         let text = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -26,6 +29,7 @@ final class PrivateBus {
               <type>session</type>
               <listen>unix:path=\(socketPath)</listen>
               <auth>EXTERNAL</auth>
+              \(limit)
               <policy context="default">
                 <allow user="*"/>
                 <allow own="*"/>
@@ -38,7 +42,20 @@ final class PrivateBus {
         try #require(file != nil)
         fputs(text, file)
         fclose(file)
+        pid = try Self.spawn(config: config, socketPath: socketPath)
+    }
 
+    /// Kills the daemon and starts a new one at the same address, as `systemctl restart dbus` does:
+    /// every connection to the old one is gone.
+    func restart() throws {
+        stop()
+        unlink(socketPath)
+        pid = try Self.spawn(config: directory.path + "/bus.conf", socketPath: socketPath)
+        stopped = false
+    }
+
+    /// Starts dbus-daemon; returns once it listens.
+    private static func spawn(config: String, socketPath: String) throws -> pid_t {
         // Ready is when dbus-daemon prints its address (--print-address): it listens by then. The
         // socket file alone appears before listen(), and a client can be refused in between.
         var pipeFDs: [Int32] = [0, 0]
@@ -55,13 +72,13 @@ final class PrivateBus {
         close(pipeFDs[1])
         defer { close(pipeFDs[0]) }
         try #require(spawnResult == 0, "dbus-daemon did not start")
-        pid = spawned
         var ready = pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)
         var printed = [UInt8](repeating: 0, count: 512)
         let waited = poll(&ready, 1, 5000)
         let count = waited == 1 ? read(pipeFDs[0], &printed, printed.count) : -1
         try #require(count > 0, "dbus-daemon printed no address within 5 s")
         chmod(socketPath, 0o777)
+        return spawned
     }
 
     private var stopped = false
