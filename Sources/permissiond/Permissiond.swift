@@ -37,6 +37,14 @@ struct Permissiond: AsyncParsableCommand {
         discussion: "Default: \(PermissionConfiguration.defaultPath).", valueName: "path"))
     var configurationPath: String?
 
+    @Option(name: .customLong("apps-d"), parsing: .singleValue, help: ArgumentHelp(
+        "A folder of app registrations (APP.conf); repeat for several, earliest wins.",
+        discussion: "Default: \(AppRegistry.defaultFolders.joined(separator: ", ")).", valueName: "folder"))
+    var appsFolders: [String] = []
+
+    /// The apps.d folders to read.
+    private var appFolders: [String] { appsFolders.isEmpty ? AppRegistry.defaultFolders : appsFolders }
+
     @Flag(name: .customLong("print-example-config"), help: "Print a commented example configuration and exit.")
     var printExampleConfiguration = false
 
@@ -53,12 +61,11 @@ struct Permissiond: AsyncParsableCommand {
         }
     }
 
-    private func serve() async throws(DaemonError) {
-        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "permissiond") }
-        let logger = Logger(label: "permissiond")
-
-        let settings = try DaemonSettings.resolve(
-            database: database, configuration: configurationPath, environment: ProcessInfo.processInfo.environment)
+    /// The configuration file and the apps.d registrations; a bad registration file is skipped and
+    /// named in the journal (file, line, fault), a bad configuration file is an error.
+    static func loadConfiguration(
+        _ settings: DaemonSettings, appFolders: [String], logger: Logger
+    ) throws(DaemonError) -> PermissionConfiguration {
         var configuration: PermissionConfiguration
         do {
             configuration = try PermissionConfiguration.load(path: settings.configurationPath)
@@ -66,6 +73,23 @@ struct Permissiond: AsyncParsableCommand {
             throw DaemonError("bad configuration: \(error)")
         }
         if let policy = settings.killPolicyOverride { configuration.killPolicy = policy }
+        configuration.registry = AppRegistry.load(folders: appFolders)
+        for problem in configuration.registry.problems {
+            logger.warning("skipped app registration \(problem)", metadata: [
+                "REGISTRATION_FILE": "\(problem.file)", "REGISTRATION_LINE": "\(problem.line.map(String.init) ?? "")",
+                "FAULT": "\(problem.fault)",
+            ])
+        }
+        return configuration
+    }
+
+    private func serve() async throws(DaemonError) {
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "permissiond") }
+        let logger = Logger(label: "permissiond")
+
+        let settings = try DaemonSettings.resolve(
+            database: database, configuration: configurationPath, environment: ProcessInfo.processInfo.environment)
+        let configuration = try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger)
 
         let store: PermissionDatabase
         do {
@@ -93,9 +117,16 @@ struct Permissiond: AsyncParsableCommand {
             authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
         let server = PermissionsBusServer(
             service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
+        let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
+            service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
+            return service.configuration.apps
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [ServiceGroupConfiguration.ServiceConfiguration(service: server)],
+                services: [
+                    ServiceGroupConfiguration.ServiceConfiguration(service: server),
+                    ServiceGroupConfiguration.ServiceConfiguration(service: reloader),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         do {

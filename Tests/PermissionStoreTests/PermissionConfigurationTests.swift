@@ -29,7 +29,7 @@ struct PermissionConfigurationTests {
     func exampleIsBuiltIn() throws {
         #expect(try PermissionConfiguration.parse(PermissionConfiguration.example, file: "example") == .builtIn)
         #expect(PermissionConfiguration.builtIn.killPolicy == .ios)
-        #expect(PermissionConfiguration.builtIn.unit(for: CheckInDemoApp.appID) == CheckInDemoApp.unit)
+        #expect(PermissionConfiguration.builtIn.apps.isEmpty, "no app is built in: apps.d registers them")
     }
 
     @Test("an absent file gives the built-in defaults; an existing empty file gives no apps")

@@ -81,13 +81,29 @@ struct PermissionServiceChangeTests {
         #expect(try harness.database.lastKill(app: app) == nil)
     }
 
-    @Test("an app without a configured unit is stored and never killed (systemd is not even asked)")
-    func unconfiguredApp() async throws {
-        let harness = try ServiceHarness(units: FakeUnitController(isActiveFails: true))
-        let outcome = await harness.handle(.set(app: "maps", permission: "camera", state: "allowed"))
-        #expect(outcome.reply == .success(.done))
-        #expect(outcome.signals == [ChangedSignal(app: "maps", permission: .camera, old: .notDetermined, new: .allowed, killed: false)])
-        #expect(try harness.database.get(app: "maps", permission: .camera) == .allowed)
+    @Test("an app whose own KillPolicy is android is not killed by a grant, while the daemon's ios policy would")
+    func perAppPolicy() async throws {
+        let units = FakeUnitController(active: [ServiceHarness.unit, "maps.service"])
+        let harness = try ServiceHarness(units: units)
+        let grant = await harness.handle(.set(app: "maps", permission: "camera", state: "allowed"))
+        #expect(grant.reply == .success(.done) && grant.kills.isEmpty)
+        #expect(grant.signals == [ChangedSignal(app: "maps", permission: .camera, old: .notDetermined, new: .allowed, killed: false)])
+        let revoke = await harness.handle(.set(app: "maps", permission: "camera", state: "denied"))
+        #expect(revoke.kills.map(\.unit) == ["maps.service"])
+        #expect(harness.database.get(app: "maps", permission: .camera) == .denied)
+    }
+
+    @Test("a reload takes new registrations at once and keeps what is stored")
+    func reload() async throws {
+        let harness = try ServiceHarness()
+        _ = await harness.handle(.set(app: "maps", permission: "photos", state: "allowed"))
+        var configuration = harness.service.configuration
+        configuration.registry = AppRegistry([AppRegistration(app: "maps", unit: "maps.service", permissions: [.photos])])
+        harness.service.reload(configuration)
+        #expect(harness.service.configuration.apps == ["maps"])
+        #expect(await harness.handle(.get(app: "maps", permission: "photos")).reply == .success(.state(.allowed)))
+        #expect(await harness.handle(.get(app: "checkin-demo", permission: "camera")).error?.dbusName
+            == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 
     @Test("Reset of several permissions that each kill kills once, and reports each change")

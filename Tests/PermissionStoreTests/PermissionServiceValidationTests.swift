@@ -64,16 +64,14 @@ struct PermissionServiceValidationTests {
         #expect(try harness.database.history(app: app).count == 1, "only the preset")
     }
 
-    @Test("anyone may Get, List, ListApps and LastKill; unknown well-formed apps are not-determined")
+    @Test("anyone may Get, List, ListApps and LastKill of registered apps; never-set permissions are not-determined")
     func queries() async throws {
         let harness = try ServiceHarness()
         try harness.preset(.photos, .allowed, app: "maps")
         #expect(await harness.handle(.get(app: "maps", permission: "photos"), as: 1000).reply == .success(.state(.allowed)))
-        #expect(await harness.handle(.get(app: "never-seen", permission: "camera"), as: 1000).reply == .success(.state(.notDetermined)))
+        #expect(await harness.handle(.get(app: "maps", permission: "camera"), as: 1000).reply == .success(.state(.notDetermined)))
         let list = await harness.handle(.list(app: "maps"), as: 1000).reply
-        var expected = Dictionary(uniqueKeysWithValues: Permission.allCases.map { ($0, PermissionState.notDetermined) })
-        expected[.photos] = .allowed
-        #expect(list == .success(.states(expected)))
+        #expect(list == .success(.states([.camera: .notDetermined, .photos: .allowed])), "only the permissions maps uses")
         #expect(await harness.handle(.listApps, as: 1000).reply == .success(.apps(["checkin-demo", "maps"])))
         #expect(await harness.handle(.lastKill(app: app), as: 1000).reply == .success(.lastKill(nil)))
 
@@ -93,5 +91,26 @@ struct PermissionServiceValidationTests {
         #expect(error.dbusName == "org.relaunch.Permissions1.Error.Failed")
         #expect(error.message.contains(harness.database.path))
         #expect(outcome.effects.isEmpty && harness.units.kills.isEmpty)
+    }
+
+    @Test("an unregistered app is refused for every call, naming the registered ones", arguments: [
+        PermissionRequest.get(app: "never-seen", permission: "camera"), .list(app: "never-seen"),
+        .lastKill(app: "never-seen"), .set(app: "never-seen", permission: "camera", state: "allowed"),
+        .reset(app: "never-seen", permission: ""),
+    ])
+    func unregistered(request: PermissionRequest) async throws {
+        let harness = try ServiceHarness()
+        let error = try #require(await harness.handle(request).error)
+        #expect(error.dbusName == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(error.message.hasPrefix("unknown app 'never-seen'; registered: checkin-demo, maps"))
+        #expect(try harness.database.history(app: "never-seen").isEmpty)
+    }
+
+    @Test("a permission the app does not use is refused, naming those it uses")
+    func unusedPermission() async throws {
+        let harness = try ServiceHarness()
+        let error = try #require(await harness.handle(.set(app: "maps", permission: "microphone", state: "allowed")).error)
+        #expect(error.message == "maps does not use the microphone permission; it uses: camera, photos")
+        #expect(harness.database.get(app: "maps", permission: .microphone) == .notDetermined)
     }
 }

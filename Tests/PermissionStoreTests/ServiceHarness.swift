@@ -4,8 +4,8 @@ import Synchronization
 
 /// A service over a fresh database in a temporary directory, a fake systemd and a ticking clock.
 struct ServiceHarness {
-    static let app = CheckInDemoApp.appID
-    static let unit = CheckInDemoApp.unit
+    static let app = "checkin-demo"
+    static let unit = "checkin-demo.service"
 
     let directory: TemporaryDirectory
     let database: PermissionDatabase
@@ -22,7 +22,13 @@ struct ServiceHarness {
         let clock = Mutex<UInt64>(1_000)
         service = PermissionService(
             database: database,
-            configuration: PermissionConfiguration(killPolicy: policy, units: [Self.app: Self.unit]),
+            configuration: PermissionConfiguration(
+                killPolicy: policy,
+                registry: AppRegistry([
+                    AppRegistration(app: Self.app, unit: Self.unit),
+                    // An app of its own policy that uses two permissions.
+                    AppRegistration(app: "maps", unit: "maps.service", permissions: [.camera, .photos], killPolicy: .android),
+                ])),
             units: units,
             now: { clock.withLock { $0 += 1; return $0 } },
             inlineRetryDelays: [.zero, .zero, .zero], maximumKillAttempts: 3)

@@ -1,11 +1,11 @@
 import Foundation
 public import RelaunchContract
 
-/// permissiond's settings: the kill policy and, for each app it knows, the systemd unit to kill.
+/// permissiond's settings: the kill policy, and the apps it serves with the systemd unit to kill.
 ///
-/// Read from `/etc/relaunch/permissiond.conf`; when that file is absent the built-in defaults
-/// apply: policy `ios` and app `checkin-demo` run by `checkin-demo.service`. A file that exists
-/// replaces the defaults entirely: list every app whose unit should be killed.
+/// The policy comes from `/etc/relaunch/permissiond.conf` (absent: `ios`). The apps are those
+/// registered in the apps.d folders (``AppRegistry``), plus any `[app NAME]` sections of the file
+/// (a registration of the same app wins). No app is built in.
 ///
 /// The format, as ``example`` prints it:
 ///
@@ -20,11 +20,11 @@ public import RelaunchContract
 /// #   android  only a revoke (a change away from allowed) kills the app
 /// kill-policy = ios
 ///
-/// # One section per app: NAME is its app id ([a-z0-9][a-z0-9._-]{0,63}), and `unit` is the
-/// # systemd service permissiond kills when a permission change requires it. Apps without a
-/// # section can still hold permissions; they are just never killed.
-/// [app checkin-demo]
-/// unit = checkin-demo.service
+/// # Apps are registered by files APP.conf in /etc/relaunch/apps.d, /run/relaunch/apps.d or
+/// # /usr/local/lib/relaunch/apps.d (see relaunch-apps.d). A section here registers one too:
+/// # NAME is its app id ([a-z0-9][a-z0-9._-]{0,63}), `unit` the systemd service to kill.
+/// # [app my-app]
+/// # unit = my-app.service
 /// ```
 public struct PermissionConfiguration: Sendable, Hashable {
     /// Where permissiond reads its configuration unless told otherwise.
@@ -32,24 +32,35 @@ public struct PermissionConfiguration: Sendable, Hashable {
 
     /// Which permission changes kill a running app.
     public var killPolicy: KillPolicy
-    /// Each configured app id and the systemd unit that runs it.
+    /// Apps of the file's `[app NAME]` sections and the unit that runs each.
     public var units: [String: String]
+    /// The apps registered in apps.d.
+    public var registry: AppRegistry
 
     /// Creates a configuration.
-    public init(killPolicy: KillPolicy = .ios, units: [String: String]) {
+    public init(killPolicy: KillPolicy = .ios, units: [String: String] = [:], registry: AppRegistry = AppRegistry()) {
         self.killPolicy = killPolicy
         self.units = units
+        self.registry = registry
     }
 
-    /// The built-in configuration used when no file exists: policy `ios`, app `checkin-demo`.
-    public static let builtIn = PermissionConfiguration(
-        killPolicy: .ios, units: [CheckInDemoApp.appID: CheckInDemoApp.unit])
+    /// The configuration when no file exists: policy `ios`, no app but the registered ones.
+    public static let builtIn = PermissionConfiguration(killPolicy: .ios)
 
-    /// The configured app ids, sorted.
-    public var apps: [String] { units.keys.sorted() }
+    /// The registered app ids, sorted.
+    public var apps: [String] { Set(units.keys).union(registry.ids).sorted() }
 
-    /// The unit that runs `app`, or `nil` if the app is not configured.
-    public func unit(for app: String) -> String? { units[app] }
+    /// Whether `app` is registered.
+    public func isRegistered(_ app: String) -> Bool { registry[app] != nil || units[app] != nil }
+
+    /// The unit that runs `app`, or `nil` if the app is not registered.
+    public func unit(for app: String) -> String? { registry[app]?.unit ?? units[app] }
+
+    /// The kill policy for `app`: its registration's, else the daemon's.
+    public func killPolicy(for app: String) -> KillPolicy { registry[app]?.killPolicy ?? killPolicy }
+
+    /// The permissions `app` uses: its registration's list, else every permission.
+    public func permissions(for app: String) -> [Permission] { registry[app]?.permissions ?? Permission.allCases }
 
     /// A commented example file documenting every setting, for `--print-example-config`.
     public static let example = """
@@ -63,11 +74,11 @@ public struct PermissionConfiguration: Sendable, Hashable {
         #   android  only a revoke (a change away from allowed) kills the app
         kill-policy = ios
 
-        # One section per app: NAME is its app id ([a-z0-9][a-z0-9._-]{0,63}), and `unit` is the
-        # systemd service permissiond kills when a permission change requires it. Apps without a
-        # section can still hold permissions; they are just never killed.
-        [app checkin-demo]
-        unit = checkin-demo.service
+        # Apps are registered by files APP.conf in /etc/relaunch/apps.d, /run/relaunch/apps.d or
+        # /usr/local/lib/relaunch/apps.d (see relaunch-apps.d). A section here registers one too:
+        # NAME is its app id ([a-z0-9][a-z0-9._-]{0,63}), `unit` the systemd service to kill.
+        # [app my-app]
+        # unit = my-app.service
 
         """
 

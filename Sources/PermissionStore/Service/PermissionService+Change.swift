@@ -17,9 +17,9 @@ extension PermissionService {
     /// Before committing, asks systemd which instance runs, but only when the change would kill
     /// (by the cached current states and the policy); if systemd cannot be asked, nothing is stored.
     func change(
-        app: String, to states: [(Permission, PermissionState)], caller: Caller
+        app: String, to states: [(Permission, PermissionState)], caller: Caller, configuration: PermissionConfiguration
     ) async throws(PermissionServiceError) -> PermissionOutcome {
-        let policy = configuration.killPolicy
+        let policy = configuration.killPolicy(for: app)
         let unit = configuration.unit(for: app)
         var owing: KillOwed?
         let wouldKill = states.contains { permission, state in
@@ -139,7 +139,7 @@ extension PermissionService {
     func announce(
         _ changes: [PermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false
     ) -> [PermissionEffect] {
-        let policy = configuration.killPolicy
+        let policy = configuration.killPolicy(for: app)
         var effects: [PermissionEffect] = []
         if let kill { effects.append(.killed(kill)) }
         let killed = changes.map { kill != nil && policy.kills($0.permission, from: $0.old, to: $0.new) }

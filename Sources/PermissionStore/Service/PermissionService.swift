@@ -1,5 +1,6 @@
 import Foundation
 import RelaunchContract
+import Synchronization
 
 /// The transport-free core of permissiond: validates, authorizes and answers each
 /// `org.relaunch.Permissions1` call, committing changes and killing apps as the policy says.
@@ -16,7 +17,7 @@ public struct PermissionService: Sendable {
     /// The store.
     public let database: PermissionDatabase
     /// The kill policy and the units of configured apps.
-    public let configuration: PermissionConfiguration
+    private let settings: Settings
     let units: any UnitController
     let authorizer: any Authorizer
     let now: @Sendable () -> UInt64
@@ -43,12 +44,27 @@ public struct PermissionService: Sendable {
         maximumKillAttempts: Int = 60
     ) {
         self.database = database
-        self.configuration = configuration
+        self.settings = Settings(configuration)
         self.units = units
         self.authorizer = authorizer
         self.now = now
         self.inlineRetryDelays = inlineRetryDelays
         self.maximumKillAttempts = maximumKillAttempts
+    }
+
+    /// The kill policy and the registered apps, as last loaded or reloaded.
+    public var configuration: PermissionConfiguration { settings.current.withLock { $0 } }
+
+    /// Takes a new configuration (`systemctl reload permissiond`: apps.d read again). Requests
+    /// already running finish with the one they started with; nothing stored is touched.
+    public func reload(_ configuration: PermissionConfiguration) {
+        settings.current.withLock { $0 = configuration }
+    }
+
+    /// The configuration, swapped whole on reload.
+    private final class Settings: Sendable {
+        let current: Mutex<PermissionConfiguration>
+        init(_ configuration: PermissionConfiguration) { current = Mutex(configuration) }
     }
 
     /// CLOCK_REALTIME in microseconds since the Unix epoch.
@@ -93,12 +109,18 @@ public struct PermissionService: Sendable {
             case .get, .list, .listApps, .lastKill:
                 return PermissionOutcome(reply: read(request))
             case .set(let app, let permission, let state):
-                let (app, permission, state) = (try Self.app(app), try Self.permission(permission), try Self.state(state))
-                return try await change(app: app, to: [(permission, state)], caller: caller)
+                let configuration = configuration
+                let app = try Self.app(app, in: configuration)
+                let (permission, state) = (try Self.permission(permission, of: app, in: configuration), try Self.state(state))
+                return try await change(app: app, to: [(permission, state)], caller: caller, configuration: configuration)
             case .reset(let app, let permission):
-                let app = try Self.app(app)
-                let permissions = permission.isEmpty ? Permission.allCases : [try Self.permission(permission, orEmpty: true)]
-                return try await change(app: app, to: permissions.map { ($0, .notDetermined) }, caller: caller)
+                let configuration = configuration
+                let app = try Self.app(app, in: configuration)
+                let permissions = permission.isEmpty
+                    ? configuration.permissions(for: app)
+                    : [try Self.permission(permission, of: app, in: configuration, orEmpty: true)]
+                return try await change(
+                    app: app, to: permissions.map { ($0, .notDetermined) }, caller: caller, configuration: configuration)
             }
         } catch {
             return PermissionOutcome(reply: .failure(error))
@@ -108,18 +130,23 @@ public struct PermissionService: Sendable {
     /// Answers a read (Get, List, ListApps, LastKill) at once, from the store's memory: it never
     /// waits for a write. Any caller may read.
     public func read(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
+        let configuration = configuration
         do throws(PermissionServiceError) {
             switch request {
             case .get(let app, let permission):
-                let (app, permission) = (try Self.app(app), try Self.permission(permission))
+                let app = try Self.app(app, in: configuration)
+                let permission = try Self.permission(permission, of: app, in: configuration)
                 return .success(.state(database.get(app: app, permission: permission)))
             case .list(let app):
-                return .success(.states(database.list(app: try Self.app(app))))
+                let app = try Self.app(app, in: configuration)
+                let all = database.list(app: app)
+                var states: [Permission: PermissionState] = [:]
+                for permission in configuration.permissions(for: app) { states[permission] = all[permission] }
+                return .success(.states(states))
             case .listApps:
-                let stored = try store { try database.apps() }
-                return .success(.apps(Set(stored + configuration.apps).sorted()))
+                return .success(.apps(configuration.apps))
             case .lastKill(let app):
-                return .success(.lastKill(database.lastKill(app: try Self.app(app))))
+                return .success(.lastKill(database.lastKill(app: try Self.app(app, in: configuration))))
             case .set, .reset:
                 return .failure(.invalidArgs("Set and Reset are writes, not reads"))
             }
@@ -137,17 +164,30 @@ public struct PermissionService: Sendable {
         }
     }
 
-    static func app(_ raw: String) throws(PermissionServiceError) -> String {
+    static func app(_ raw: String, in configuration: PermissionConfiguration) throws(PermissionServiceError) -> String {
         guard AppID.isValid(raw) else {
             throw .invalidArgs("invalid app id \(Echo.quoted(raw)): an app id is \(AppID.acceptedForm)")
+        }
+        guard configuration.isRegistered(raw) else {
+            let registered = configuration.apps.isEmpty ? "none" : configuration.apps.joined(separator: ", ")
+            throw .invalidArgs(
+                "unknown app \(Echo.quoted(raw)); registered: \(registered) (register an app with a file "
+                    + "/etc/relaunch/apps.d/APP.conf, then systemctl reload permissiond)")
         }
         return raw
     }
 
-    static func permission(_ raw: String, orEmpty: Bool = false) throws(PermissionServiceError) -> Permission {
+    static func permission(
+        _ raw: String, of app: String, in configuration: PermissionConfiguration, orEmpty: Bool = false
+    ) throws(PermissionServiceError) -> Permission {
+        let empty = orEmpty ? ", or empty for every permission" : ""
         guard let permission = Permission(rawValue: raw) else {
-            let empty = orEmpty ? ", or empty for every permission" : ""
             throw .invalidArgs("unknown permission \(Echo.quoted(raw)); accepted: \(Permission.acceptedNames)\(empty)")
+        }
+        let uses = configuration.permissions(for: app)
+        guard uses.contains(permission) else {
+            let names = uses.map(\.rawValue).joined(separator: ", ")
+            throw .invalidArgs("\(app) does not use the \(raw) permission; it uses: \(names)\(empty)")
         }
         return permission
     }

@@ -1,7 +1,8 @@
 # permissiond over the system bus: Permissions1's reads and writes, who may write, argument errors, the kill
 # (journal entries, systemd's relaunch), both kill policies, the Changed signal, durability under SIGKILL,
 # and the daemon's own start and stop. The app under test is checkin-demo.service (the real app or the C
-# stand-in); the durability check uses app ids without a unit so it never kills the app.
+# stand-in); the durability check registers apps without a unit (/run/relaunch/apps.d) so it never kills
+# the app.
 
 PD_DEST=org.relaunch.Permissions1
 PD_PATH=/org/relaunch/Permissions1
@@ -63,10 +64,27 @@ pd_entry_has() {
         END { if (hits == n) found = 1; exit !found }'
 }
 
+# pd_register APP...: registers test apps without a running unit (never killed) in /run/relaunch/apps.d
+# and reloads permissiond; returns once it serves them all. pd_unregister PATTERN removes them again.
+pd_register() {
+    local app script=""
+    for app in "$@"; do
+        script+="printf '[App]\\nUnit=relaunch-check-none.service\\n' >/run/relaunch/apps.d/$app.conf; "
+    done
+    in_sandbox sh -c "mkdir -p /run/relaunch/apps.d && $script"
+    in_sandbox systemctl reload permissiond.service
+    wait_until 10 sh -c "'$SANDBOX' exec -- busctl call $PD_DEST $PD_PATH $PD_IFACE ListApps | grep -q '\"${*: -1}\"'"
+}
+pd_unregister() {
+    in_sandbox sh -c "rm -f /run/relaunch/apps.d/$1.conf"
+    in_sandbox systemctl reload permissiond.service
+}
+
 # pd_journal_barrier CURSOR: returns once permissiond has logged a change made after everything before:
 # its effects are performed in order, so anything it was going to log for earlier calls is in the journal.
 pd_journal_barrier() {
-    local app=pd-barrier-$$ new
+    local app=pd-barrier new
+    pd_call Get ss "$app" camera >/dev/null 2>&1 || pd_register "$app"
     new=$(pd_other "$(pd_get "$app" camera)")
     pd_call Set sss "$app" camera "$new"
     wait_until 10 pd_entry_has "$1" "$PD_CHANGED_ID" "APP_ID=$app" "NEW_STATE=$new"
@@ -163,6 +181,7 @@ pd_expect_no_kill() {
 
 check_permissiond_reads() {
     local out app=pd-never-set-$$
+    pd_register "$app"
     assert_eq not-determined "$(pd_get "$app" camera)" "Get of a never-set permission"
     out=$(pd_call List s "$app")
     assert_contains "$out" "a{ss} 6 " "List"
@@ -318,6 +337,7 @@ check_permissiond_rejects_bad_arguments() {
 
 check_permissiond_emits_changed() {
     local app=pd-signal-$$ out=/tmp/pd-changed-$$.json
+    pd_register "$app"
     # busctl monitor, bounded by timeout, in the background inside the sandbox; ready once it has seen a
     # probe call of ours.
     in_sandbox sh -c "echo \$\$ >$out.pid; exec timeout 60 busctl monitor --json=short \
@@ -348,34 +368,38 @@ check_permissiond_emits_changed() {
     trap - EXIT
 }
 
-# pd_durable_writer ACKED STOP PREFIX (runs inside the sandbox, script on stdin): Sets PREFIX-iN camera
-# allowed for N = 1, 2, ... until STOP exists, appending each acknowledged app id to ACKED.
+# The durability check's registered apps: 200 apps x 6 permissions = 1200 slots, each set once.
+PD_DURABLE_APPS=200
+
+# pd_durable_writer ACKED STOP PREFIX NEXT (runs inside the sandbox, script on stdin): for slot N = NEXT,
+# NEXT+1, ... sets permission N%6 of app PREFIX-(N/6) to allowed (a slot is set once only, so an
+# acknowledged Set has exactly one right answer), until STOP exists or the slots run out, appending
+# "APP PERMISSION" to ACKED for each acknowledged Set and keeping the next free slot in ACKED.next.
 pd_durable_writer() {
-    in_sandbox sh -s -- "$@" <<'EOF'
-acked=$1 stop=$2 prefix=$3 i=0
-while [ ! -e "$stop" ] && [ $i -lt 5000 ]; do
+    in_sandbox sh -s -- "$@" "$PD_DURABLE_APPS" <<'EOF'
+acked=$1 stop=$2 prefix=$3 i=$4 apps=$5
+while [ ! -e "$stop" ] && [ $i -lt $((apps * 6)) ]; do
+    app=$(printf '%s-%03d' "$prefix" $((i / 6)))
+    case $((i % 6)) in
+    0) permission=camera ;; 1) permission=microphone ;; 2) permission=photos ;;
+    3) permission=contacts ;; 4) permission=calendars ;; *) permission=location ;;
+    esac
     i=$((i + 1))
+    echo $i >"$acked.next"
     busctl --timeout=5 call org.relaunch.Permissions1 /org/relaunch/Permissions1 org.relaunch.Permissions1 \
-        Set sss "$prefix-i$i" camera allowed >/dev/null 2>&1 && echo "$prefix-i$i" >>"$acked"
+        Set sss "$app" "$permission" allowed >/dev/null 2>&1 && echo "$app $permission" >>"$acked"
 done
 EOF
 }
 
-# pd_durable_verify ACKED PREFIX (inside the sandbox): every app id in ACKED reads back camera=allowed:
-# those starting with PREFIX by Get, the others (checked by Get in earlier rounds) by one ListApps.
+# pd_durable_verify ACKED (inside the sandbox): every Set in ACKED reads back allowed.
 pd_durable_verify() {
     in_sandbox sh -s -- "$@" <<'EOF'
-acked=$1 prefix=$2 bad=0
-call() { busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 org.relaunch.Permissions1 "$@"; }
-apps=$(call ListApps) || { echo "ListApps failed"; exit 1; }
-while read -r app; do
-    case $app in
-    "$prefix"-*)
-        got=$(call Get ss "$app" camera) || { echo "Get $app failed"; exit 1; }
-        [ "$got" = 's "allowed"' ] || { echo "lost acknowledged Set: $app camera is $got"; bad=1; } ;;
-    *)
-        case $apps in *"\"$app\""*) ;; *) echo "lost acknowledged Set: $app is not stored"; bad=1 ;; esac ;;
-    esac
+acked=$1 bad=0
+while read -r app permission; do
+    got=$(busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 org.relaunch.Permissions1 \
+        Get ss "$app" "$permission") || { echo "Get $app $permission failed"; exit 1; }
+    [ "$got" = 's "allowed"' ] || { echo "lost acknowledged Set: $app $permission is $got"; bad=1; }
 done <"$acked"
 exit $bad
 EOF
@@ -386,17 +410,20 @@ check_permissiond_durable_under_sigkill() {
     # Set has exactly one right answer and never kills the app), SIGKILL to permissiond while it writes,
     # systemd restarts it, the writer gets through to the new instance; then every Set acknowledged so far
     # (busctl exit 0) must read back. Unacknowledged Sets may or may not have been committed.
-    local rounds=20 round acked=/tmp/pd-acked-$$ stop=/tmp/pd-stop-$$ restarts writer count
-    trap "in_sandbox touch $stop; in_sandbox rm -f $acked" EXIT
+    local rounds=20 round acked=/tmp/pd-acked-$$ stop=/tmp/pd-stop-$$ restarts writer count prefix=pd-durable-$$ apps=()
+    for round in $(seq 0 $((PD_DURABLE_APPS - 1))); do apps+=("$(printf '%s-%03d' "$prefix" "$round")"); done
+    pd_register "${apps[@]}"
+    trap "in_sandbox touch $stop; in_sandbox rm -f $acked $acked.next; pd_unregister '$prefix-*'" EXIT
     in_sandbox rm -f "$acked" "$stop"
     in_sandbox touch "$acked"
+    in_sandbox sh -c "echo 0 >$acked.next"
     acks() { in_sandbox sh -c "wc -l <$acked"; }
     acks_above() { [[ $(acks) -gt $1 ]]; }
     daemon_restarts_above() { [[ $(unit_prop permissiond.service NRestarts) -gt $1 ]]; }
     for round in $(seq 1 "$rounds"); do
         pd_daemon_ready
         count=$(acks)
-        pd_durable_writer "$acked" "$stop" "pd-durable-$$-r$round" &
+        pd_durable_writer "$acked" "$stop" "$prefix" "$(in_sandbox cat "$acked.next")" &
         writer=$!
         wait_until 20 acks_above "$((count + 2))"
         restarts=$(unit_prop permissiond.service NRestarts)
@@ -408,12 +435,13 @@ check_permissiond_durable_under_sigkill() {
         in_sandbox touch "$stop"
         wait "$writer"
         in_sandbox rm -f "$stop"
-        pd_durable_verify "$acked" "pd-durable-$$-r$round" ||
+        pd_durable_verify "$acked" ||
             fail "round $round: an acknowledged Set was lost after SIGKILL"
     done
     note "permissiond durability: $(acks) acknowledged Sets across $rounds SIGKILLs, none lost"
     trap - EXIT
-    in_sandbox rm -f "$acked"
+    in_sandbox rm -f "$acked" "$acked.next"
+    pd_unregister "$prefix-*"
 }
 
 check_permissiond_stops_cleanly_and_refuses_bad_settings() {
