@@ -63,25 +63,55 @@ struct ContainmentTests {
         #expect(application.window.rootViewController == nil)
         #expect(report.presented.isEmpty)
         #expect(report.notes.contains { $0.contains("Root/Modal is not presented again") })
+        #expect(report.restored.isEmpty, "nothing reached the window, so nothing was restored")
+        #expect(report.skipped.map(\.reason) == [.notInWindow, .notInWindow])
     }
 
     @Test("a restored custom presentation is not animated, so the transition's effects are not redone")
     func customPresentationNotAnimated() throws {
-        final class Transition: ViewControllerTransitioningDelegate {
-            var animations = 0
-            var transitionName: String { "test" }
-            func animatePresentation(of presented: ViewController, over presenting: ViewController) { animations += 1 }
+        let transition = CountingTransition()
+        let presenter = RestorableNote(restorable: "Presenter")
+        let modal = NoteController("Modal", note: "typed")
+        modal.modalPresentationStyle = .custom
+        modal.transitioningDelegate = transition
+        #expect(presenter.present(modal, animated: true))
+        #expect(transition.animations == 1, "a user's presentation animates")
+
+        let restoredTransition = CountingTransition()
+        let (application, _, report) = try relaunch(presenter) { delegate, _ in
+            delegate.fallback[path("Presenter/Modal")] = {
+                let made = NoteController("Modal")
+                made.modalPresentationStyle = .custom
+                made.transitioningDelegate = restoredTransition
+                return made
+            }
         }
-        let transition = Transition()
+        let restored = try #require(application.window.rootViewController?.presentedViewController as? NoteController)
+        #expect(report.presented == [["Presenter", "Modal"]])
+        #expect(restored.note == "typed")
+        #expect(restoredTransition.animations == 0, "restoration presents without animating")
+    }
+
+    @Test("one presentation at a time; a non-animated custom presentation does not animate")
+    func presentRules() {
+        let transition = CountingTransition()
         let presenter = NoteController("Presenter")
         let modal = NoteController("Modal")
         modal.modalPresentationStyle = .custom
         modal.transitioningDelegate = transition
+        #expect(presenter.present(modal, animated: false))
+        #expect(transition.animations == 0)
+        #expect(!presenter.present(NoteController("Second"), animated: true), "one presentation at a time")
+        presenter.dismiss()
+        #expect(presenter.presentedViewController == nil && modal.presentingViewController == nil)
         #expect(presenter.present(modal, animated: true))
         #expect(transition.animations == 1)
-        presenter.dismiss()
-        #expect(presenter.present(modal, animated: false))
-        #expect(transition.animations == 1)
-        #expect(!presenter.present(NoteController("Second"), animated: true), "one presentation at a time")
     }
+}
+
+/// Counts the presentation animations it is asked to run.
+final class CountingTransition: ViewControllerTransitioningDelegate {
+    var animations = 0
+    var transitionName: String { "counting" }
+    func animatePresentation(of presented: ViewController, over presenting: ViewController) { animations += 1 }
 }

@@ -50,25 +50,3 @@ struct Preserver {
     }
 }
 
-/// Why the hierarchy could not be preserved.
-public enum PreservationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Two controllers have the same restoration path.
-    case duplicatePath(path: [String], firstClass: String, secondClass: String)
-    /// The archive would be over the hard size limit.
-    case archive(ArchiveError)
-    /// The app delegate's `shouldSaveApplicationState` returned false.
-    case declinedByDelegate
-
-    /// What went wrong and what to do, in one line.
-    public var description: String {
-        switch self {
-        case .duplicatePath(let path, let first, let second):
-            "cannot preserve state: \(first) and \(second) both have the restoration path "
-                + "'\(path.joined(separator: "/"))'; give one of them another restorationIdentifier"
-        case .archive(let error):
-            "cannot preserve state: \(error)"
-        case .declinedByDelegate:
-            "state was not preserved: the app delegate's shouldSaveApplicationState returned false"
-        }
-    }
-}

@@ -6,7 +6,10 @@
 /// 2. Re-link containers (children, navigation stacks, tabs and the selected tab).
 /// 3. Present again what was presented, if the presenter is in the window (not animated).
 /// 4. Decode each controller's state, parents first, unless its class differs from the saved one.
-/// 5. `applicationFinishedRestoringState()` on every restored controller.
+/// 5. `applicationFinishedRestoringState()` on every controller whose state was decoded: UIKit sends it
+///    "after all objects have had a chance to decode their state" to the objects that took part in
+///    decoding, and a controller of another class than the saved one never gets its state.
+/// 6. `settle()`, at the end of the launch: only controllers that reached the window count as restored.
 struct Restorer {
     let application: Application
     let archive: RestorationArchive
@@ -18,17 +21,33 @@ struct Restorer {
         self.archive = archive
     }
 
-    mutating func run() -> RestorationReport {
+    /// Steps 1 to 5.
+    mutating func run() {
         for record in archive.controllers { find(record) }
         let restored = archive.controllers.filter { found[$0.path] != nil }
         for record in restored { relinkChildren(of: record) }
         for record in restored { presentAgain(from: record) }
-        let undecoded = Set(report.restored.filter { !$0.decoded }.map(\.path))
-        for record in restored where !undecoded.contains(record.path) {
-            found[record.path]!.decodeRestorableState(with: coder(for: record))
+        let decoded = Set(report.restored.filter(\.decoded).map(\.path))
+        let decoding = restored.filter { decoded.contains($0.path) }
+        for record in decoding { found[record.path]?.decodeRestorableState(with: coder(for: record)) }
+        for record in decoding { found[record.path]?.applicationFinishedRestoringState() }
+    }
+
+    /// The report, with every controller that is not in the window's hierarchy now moved from
+    /// `restored` to `skipped` (`notInWindow`): only what the user can reach was restored.
+    mutating func settle() -> RestorationReport {
+        var settled = report
+        settled.restored = []
+        for entry in report.restored {
+            if let controller = found[entry.path], application.window.contains(controller) {
+                settled.restored.append(entry)
+            } else {
+                settled.skipped.append(.init(path: entry.path, reason: .notInWindow))
+            }
         }
-        for record in restored { found[record.path]!.applicationFinishedRestoringState() }
-        return report
+        let kept = Set(settled.restored.map(\.path))
+        settled.presented = report.presented.filter { kept.contains($0) }
+        return settled
     }
 
     private func coder(for record: ArchivedController) -> StateCoder {
@@ -39,6 +58,7 @@ struct Restorer {
 
     private mutating func find(_ record: ArchivedController) {
         let path = record.path
+        guard let identifier = path.last else { return skip(path, .emptyPath) }
         if path.count > 1, found[Array(path.dropLast())] == nil {
             return skip(path, .ancestorSkipped)
         }
@@ -59,7 +79,7 @@ struct Restorer {
             (controller, via) = (made, .appDelegate)
         } else if let existing = existingController(at: path) {
             (controller, via) = (existing, .existing)
-        } else if let made = application.registry.instantiateScene(path.last!) {
+        } else if let made = application.registry.instantiateScene(identifier) {
             (controller, via) = (made, .storyboard)
         } else {
             return skip(path, .notFound)
@@ -70,16 +90,23 @@ struct Restorer {
                 "\(path.joined(separator: "/")): saved as \(record.className) but restored as "
                     + "\(controller.className); its state is not decoded")
         }
+        if controller.restorationIdentifier != identifier {
+            report.notes.append(
+                "\(path.joined(separator: "/")) came back with restoration identifier "
+                    + (controller.restorationIdentifier.map { "'\($0)'" } ?? "nil")
+                    + " instead of '\(identifier)'; the next preservation will not save it under this path")
+        }
         found[path] = controller
         report.restored.append(.init(path: path, via: via, decoded: decoded))
     }
 
     private func existingController(at path: [String]) -> ViewController? {
+        guard let identifier = path.last else { return nil }
         guard path.count > 1 else {
             let root = application.window.rootViewController
-            return root?.restorationIdentifier == path[0] ? root : nil
+            return root?.restorationIdentifier == identifier ? root : nil
         }
-        return found[Array(path.dropLast())]?.descendant(withRestorationIdentifier: path.last!)
+        return found[Array(path.dropLast())]?.descendant(withRestorationIdentifier: identifier)
     }
 
     private mutating func skip(_ path: [String], _ reason: RestorationReport.SkipReason) {
@@ -89,7 +116,7 @@ struct Restorer {
     // MARK: 2. Re-link containers
 
     private func relinkChildren(of record: ArchivedController) {
-        let container = found[record.path]!
+        guard let container = found[record.path] else { return }
         let contained = record.relationships.filter { $0.kind == .child || $0.kind == .pushed }
         let children = contained.compactMap { relationship in
             found[record.path + [relationship.identifier]].map { (relationship.identifier, $0) }
@@ -118,7 +145,7 @@ struct Restorer {
         guard let relationship = record.relationships.first(where: { $0.kind == .presented }),
             let presented = found[record.path + [relationship.identifier]]
         else { return }
-        let presenter = found[record.path]!
+        guard let presenter = found[record.path] else { return }
         let name = (record.path + [relationship.identifier]).joined(separator: "/")
         guard application.window.contains(presenter) else {
             report.notes.append(

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// The application: its build, lifecycle, window, delegate and the registry restoration looks in.
 ///
 /// Not thread-safe, like `UIApplication`: use it from one task or actor.
@@ -12,8 +14,13 @@ public final class Application {
         case background
     }
 
-    /// The build that is running; archives from another build are discarded.
+    /// The build that is running; saved in every archive under `StateCoder.bundleVersionKey`, for the
+    /// app delegate to compare in `shouldRestoreApplicationState`.
     public let buildVersion: String
+    /// The system's version, saved under `StateCoder.systemVersionKey`.
+    public let systemVersion: String
+    /// The interface idiom, saved under `StateCoder.userInterfaceIdiomKey`.
+    public let userInterfaceIdiom: UserInterfaceIdiom
     /// The app delegate (held strongly; a delegate must not hold the application strongly).
     public var delegate: (any ApplicationDelegate)?
     /// The window showing the root view controller.
@@ -29,11 +36,45 @@ public final class Application {
     ///   - buildVersion: The running build, written into archives and compared when reading them.
     ///   - delegate: The app delegate.
     ///   - registry: Restoration classes and scenes, for restoring in a new process.
-    public init(buildVersion: String, delegate: (any ApplicationDelegate)?, registry: RestorationRegistry = RestorationRegistry()) {
+    ///   - systemVersion: The system's version (default: the kernel release, as `uname -r` says it).
+    ///   - userInterfaceIdiom: The kind of interface the app runs with.
+    public init(
+        buildVersion: String, delegate: (any ApplicationDelegate)?, registry: RestorationRegistry = RestorationRegistry(),
+        systemVersion: String = Application.kernelRelease, userInterfaceIdiom: UserInterfaceIdiom = .phone
+    ) {
         self.buildVersion = buildVersion
+        self.systemVersion = systemVersion
+        self.userInterfaceIdiom = userInterfaceIdiom
         self.delegate = delegate
         self.registry = registry
     }
+}
+
+extension Application {
+    /// The kernel's release (`uname -r`), the system version on Linux; empty if it cannot be read.
+    public static var kernelRelease: String {
+        var names = utsname()
+        guard uname(&names) == 0 else { return "" }
+        return withUnsafeBytes(of: &names.release) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
+
+/// The kind of interface an app runs with (`UIUserInterfaceIdiom`, with its raw values).
+public enum UserInterfaceIdiom: Int, Sendable, CaseIterable {
+    /// Not specified.
+    case unspecified = -1
+    /// A phone-sized screen.
+    case phone = 0
+    /// A tablet-sized screen.
+    case pad = 1
+    /// A television.
+    case tv = 2
+    /// A car's screen.
+    case carPlay = 3
+    /// A desktop.
+    case mac = 5
 }
 
 /// The window: the root of everything on screen.

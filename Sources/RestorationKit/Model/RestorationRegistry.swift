@@ -31,7 +31,7 @@ public struct RestorationRegistry {
     public func instantiateScene(_ identifier: String) -> ViewController? {
         guard let make = scenes[identifier] else { return nil }
         let controller = make()
-        if controller.restorationIdentifier == nil { controller.restorationIdentifier = identifier }
+        controller.restorationIdentifier = identifier
         return controller
     }
 }

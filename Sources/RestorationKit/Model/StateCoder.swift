@@ -3,8 +3,15 @@
 /// During restoration the coder also carries the application, so that a restoration class can reach
 /// the window (the seed's `TabViewController` must make itself the root while it is restored).
 public struct StateCoder {
-    /// The key under which the engine stores the build version in the application-level coder.
-    public static let buildVersionKey = "RelaunchBuildVersion"
+    /// The build that wrote the archive (a string), in the application-level coder (UIKit's key).
+    public static let bundleVersionKey = "UIApplicationStateRestorationBundleVersionKey"
+    /// The system version the archive was written on (a string), in the application-level coder.
+    public static let systemVersionKey = "UIApplicationStateRestorationSystemVersionKey"
+    /// When the archive was written (a double, seconds since the Unix epoch), in the application-level coder.
+    public static let timestampKey = "UIApplicationStateRestorationTimestampKey"
+    /// The interface idiom in effect when the archive was written (an integer,
+    /// `UserInterfaceIdiom.rawValue`), in the application-level coder.
+    public static let userInterfaceIdiomKey = "UIApplicationStateRestorationUserInterfaceIdiomKey"
 
     /// Everything encoded so far, by key.
     public private(set) var values: [String: StateValue]
