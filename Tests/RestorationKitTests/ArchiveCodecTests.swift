@@ -36,6 +36,24 @@ struct ArchiveCodecTests {
         #expect(error?.description.contains(fault.reason.rawValue) == true)
     }
 
+    @Test("an archive of format 1 (no views, no objects) is still read")
+    func formatOne() throws {
+        let archive = RestorationArchive(
+            header: ArchiveHeader(buildVersion: "1", timestamp: 5, generation: 2), applicationState: ["k": .int(1)], controllers: [])
+        var bytes = try ArchiveCodec.encode(archive)
+        #expect(Array(bytes.suffix(4)) == [0, 0, 0, 0], "format 2 ends with the object count")
+        bytes.removeLast(4)
+        bytes[4] = 1
+        let decoded = try ArchiveCodec.decode(resealed(bytes)).archive
+        #expect(decoded.header.formatVersion == 1)
+        #expect(decoded.applicationState == ["k": .int(1)] && decoded.controllers.isEmpty && decoded.objects.isEmpty)
+        #expect(throws: ArchiveError.self, "format 2 must have the object count") {
+            var two = bytes
+            two[4] = 2
+            _ = try ArchiveCodec.decode(resealed(two))
+        }
+    }
+
     @Test("over the soft limit an archive is read with a warning")
     func softLimit() throws {
         let bytes = try sampleBytes()
@@ -111,7 +129,7 @@ enum Fault: String, CaseIterable, CustomTestStringConvertible {
         var bytes = try sampleBytes()
         switch self {
         case .badMagic: bytes[0] = UInt8(ascii: "X")
-        case .unsupportedVersion: bytes[4] = 2
+        case .unsupportedVersion: bytes[4] = 9
         case .badChecksum: bytes[bytes.count - 3] ^= 0x10
         case .truncatedPrefix: bytes.removeLast(bytes.count - 10)
         case .truncatedPayload: bytes.removeLast(5)

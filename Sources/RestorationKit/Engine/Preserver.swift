@@ -29,10 +29,29 @@ struct Preserver {
                 className: controller.className,
                 restorationClassName: controller.restorationClass.map(RestorationRegistry.name(of:)),
                 relationships: Self.relationships(of: controller),
-                state: coder.values))
+                state: coder.values,
+                views: try Self.views(of: controller, at: path)))
 
         for child in controller.children { try visit(child, parentPath: path) }
         if let presented = controller.presentedViewController { try visit(presented, parentPath: path) }
+    }
+
+    /// The controller's views that have restoration identifiers (only a preserved controller's views are).
+    private static func views(of controller: ViewController, at path: [String]) throws(PreservationError) -> [ArchivedView] {
+        var views: [ArchivedView] = []
+        var classes: [String: String] = [:]
+        for view in controller.view.restorableViews {
+            guard let identifier = view.restorationIdentifier else { continue }
+            let className = String(reflecting: type(of: view))
+            if let first = classes[identifier] {
+                throw .duplicatePath(path: path + [identifier], firstClass: first, secondClass: className)
+            }
+            classes[identifier] = className
+            var coder = StateCoder()
+            view.encodeRestorableState(with: &coder)
+            views.append(ArchivedView(identifier: identifier, className: className, state: coder.values))
+        }
+        return views
     }
 
     private static func relationships(of controller: ViewController) -> [ArchivedRelationship] {

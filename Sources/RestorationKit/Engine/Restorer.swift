@@ -29,8 +29,35 @@ struct Restorer {
         for record in restored { presentAgain(from: record) }
         let decoded = Set(report.restored.filter(\.decoded).map(\.path))
         let decoding = restored.filter { decoded.contains($0.path) }
-        for record in decoding { found[record.path]?.decodeRestorableState(with: coder(for: record)) }
+        var decodedViews: [View] = []
+        for record in decoding {
+            guard let controller = found[record.path] else { continue }
+            controller.decodeRestorableState(with: coder(for: record))
+            decodedViews += decodeViews(of: controller, from: record)
+        }
         for record in decoding { found[record.path]?.applicationFinishedRestoringState() }
+        for view in decodedViews { view.applicationFinishedRestoringState() }
+    }
+
+    /// Decodes the saved views of a decoded controller into its views of the same identifier and class.
+    private mutating func decodeViews(of controller: ViewController, from record: ArchivedController) -> [View] {
+        let current = controller.view.restorableViews
+        var decoded: [View] = []
+        for saved in record.views {
+            guard let view = current.first(where: { $0.restorationIdentifier == saved.identifier }) else {
+                report.notes.append("\((record.path + [saved.identifier]).joined(separator: "/")): no such view now; its state is not restored")
+                continue
+            }
+            guard String(reflecting: type(of: view)) == saved.className else {
+                report.notes.append(
+                    "\((record.path + [saved.identifier]).joined(separator: "/")): saved as \(saved.className) but now "
+                        + "\(String(reflecting: type(of: view))); its state is not decoded")
+                continue
+            }
+            view.decodeRestorableState(with: StateCoder(values: saved.state, application: application))
+            decoded.append(view)
+        }
+        return decoded
     }
 
     /// The report, with every controller that is not in the window's hierarchy now moved from

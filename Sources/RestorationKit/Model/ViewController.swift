@@ -10,6 +10,8 @@ open class ViewController {
     public var restorationClass: (any ViewControllerRestoration.Type)?
     /// A title for drawing.
     open var title: String?
+    /// The root of its views; views in it with restoration identifiers are preserved with it.
+    public var view = View()
 
     /// The container it is a child of.
     public internal(set) weak var parent: ViewController?
