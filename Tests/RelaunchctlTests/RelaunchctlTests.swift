@@ -81,9 +81,11 @@ struct RelaunchctlTests {
         #expect(text.stdout.contains("build 42"))
         #expect(text.stdout.contains("TabViewController/CheckInViewController/CheckInModalNavigationController\n"))
         #expect(text.stdout.contains("no restoration class"))
-        #expect(text.stdout.contains("\"Window seat\""))
+        #expect(text.stdout.contains("    view NoteTextView (RestorationKit.TextView)\n"))
+        #expect(text.stdout.contains("        TextView.text = \"Window seat\"\n"))
         let json = try Executable.run(["archive", "dump", file.path, "--json"])
         #expect(json.stdout.contains("\"buildVersion\": \"42\""))
+        #expect(json.stdout.contains("\"views\": [{\"identifier\": \"NoteTextView\", \"class\": \"RestorationKit.TextView\""))
 
         var damaged = preservation.bytes
         damaged[damaged.count / 2] ^= 0x5a
