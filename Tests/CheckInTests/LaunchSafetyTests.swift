@@ -30,6 +30,32 @@ struct LaunchSafetyTests {
         #expect(!mark.value)
     }
 
+    @Test("an extended restoration keeps the mark until it completes; a crash before that discards")
+    func extendedRestoration() throws {
+        let before = launchedApp()
+        _ = try playSeedUntilSettings(before)
+        var archive = try ArchiveCodec.decode(try candidate(before).bytes).archive
+        archive.controllers[0].restorationClassName = RestorationRegistry.name(of: SlowTabs.self)
+        let bytes = try ArchiveCodec.encode(archive)
+
+        let mark = SpyMark()
+        let app = CheckInApp(buildNumber: "7", camera: .denied, wallClock: { 1_000 })
+        app.application.registry.register(SlowTabs.self)
+        let report = app.launch(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], restoringMark: mark)
+        #expect(report.outcome == .restored)
+        #expect(app.state().modal?.note == "window seat, please")
+        #expect(mark.calls == ["isSet", "set"], "the mark stays while restoration is extended")
+        #expect(mark.value)
+
+        // A crash now: the next launch finds the mark and discards.
+        let next = launchedApp(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], mark: SpyMark(true))
+        #expect(next.launchReport?.discardReason == .crashedDuringRestore)
+
+        app.application.completeStateRestoration()
+        #expect(mark.calls == ["isSet", "set", "clear"])
+        #expect(!mark.value)
+    }
+
     @Test("a mark left by a restore that crashed discards the archive as crashed-during-restore")
     func crashedDuringRestore() throws {
         let mark = SpyMark(true)
@@ -136,5 +162,13 @@ final class Ticks: @unchecked Sendable {
     func next() -> Duration {
         defer { now += step }
         return now
+    }
+}
+
+/// The seed's tab bar, restored by a class that extends restoration (it would load data in the background).
+final class SlowTabs: ViewControllerRestoration {
+    static func viewController(withRestorationIdentifierPath identifierComponents: [String], coder: StateCoder) -> ViewController? {
+        coder.application?.extendStateRestoration()
+        return TabViewController.viewController(withRestorationIdentifierPath: identifierComponents, coder: coder)
     }
 }

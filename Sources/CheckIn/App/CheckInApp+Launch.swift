@@ -40,7 +40,17 @@ extension CheckInApp {
         case .restore(let archive, let from):
             switch application.launch(restoringFrom: archive) {
             case .restored(let report):
-                perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
+                if application.isRestoringState {
+                    // Restoration was extended: the mark stays until the last completeStateRestoration().
+                    application.whenStateRestorationCompletes { [self] in
+                        var late: [LaunchAction] = []
+                        var lateWarnings: [String] = []
+                        perform(planner.restorationFinished(), restoringMark, &late, &lateWarnings)
+                        launchReport?.warnings += lateWarnings
+                    }
+                } else {
+                    perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
+                }
                 source = from
                 restored = report.restored.map { .init(path: $0.path.joined(separator: "/"), via: $0.via) }
                 warnings += report.notes

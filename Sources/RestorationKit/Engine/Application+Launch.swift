@@ -13,6 +13,10 @@ extension Application {
 
     /// Launches: will-finish, should-restore, restoration, finished-restoring, did-decode, did-finish.
     ///
+    /// Restoration is complete when this returns, unless something called `extendStateRestoration()`
+    /// during it: then it completes with the last `completeStateRestoration()`
+    /// (`whenStateRestorationCompletes(_:)` runs code then).
+    ///
     /// The app delegate alone decides whether an archive of another build is restored, from the
     /// app-level keys in the coder (`StateCoder.bundleVersionKey` and the others), as in UIKit.
     ///
@@ -27,6 +31,8 @@ extension Application {
         if let archive {
             let coder = StateCoder(values: archive.applicationState, application: self)
             if delegate?.application(self, shouldRestoreApplicationState: coder) == true {
+                isRestoringState = true
+                pendingStateRestorations = 0
                 var running = Restorer(application: self, archive: archive)
                 running.run()
                 delegate?.application(self, didDecodeRestorableStateWith: coder)
@@ -42,6 +48,7 @@ extension Application {
             outcome = .restored(restorer.settle())
         }
         state = .active
+        if pendingStateRestorations == 0 { finishStateRestoration() }
         return outcome
     }
 

@@ -29,6 +29,12 @@ public final class Application {
     public var registry: RestorationRegistry
     /// Where the app is in its life.
     public internal(set) var state: LifecycleState = .launching
+    /// How many `extendStateRestoration()` calls are not yet completed.
+    public internal(set) var pendingStateRestorations = 0
+    /// Whether a restoration ran and is not complete yet (extended and not all completed).
+    public internal(set) var isRestoringState = false
+    /// Called once when the last extension completes, or at the end of `launch` when none was asked for.
+    var stateRestorationCompletion: (() -> Void)?
 
     /// An application for `buildVersion`, not yet launched.
     ///
@@ -51,6 +57,45 @@ public final class Application {
 }
 
 extension Application {
+    /// Says that restoration goes on after `launch(restoringFrom:)` returns (data loading in the
+    /// background, say): restoration is complete only once every call is matched by
+    /// `completeStateRestoration()`. Until then the restoring mark stays, so a crash in between
+    /// discards the saved state at the next launch (`crashed-during-restore`), as in UIKit.
+    ///
+    /// Call it while restoring (from a restoration class, a decode or `applicationFinishedRestoringState`);
+    /// outside a restoration it does nothing.
+    public func extendStateRestoration() {
+        guard isRestoringState else { return }
+        pendingStateRestorations += 1
+    }
+
+    /// Ends one `extendStateRestoration()`; the last one completes restoration. Extra calls do nothing.
+    public func completeStateRestoration() {
+        guard pendingStateRestorations > 0 else { return }
+        pendingStateRestorations -= 1
+        if pendingStateRestorations == 0, state != .launching { finishStateRestoration() }
+    }
+
+    /// Marks restoration complete and runs the completion once.
+    func finishStateRestoration() {
+        guard isRestoringState else { return }
+        isRestoringState = false
+        let completion = stateRestorationCompletion
+        stateRestorationCompletion = nil
+        completion?()
+    }
+
+    /// Runs `body` once restoration is complete: now if it is (or none ran), else when the last
+    /// `extendStateRestoration()` is completed.
+    public func whenStateRestorationCompletes(_ body: @escaping () -> Void) {
+        guard isRestoringState else { return body() }
+        let previous = stateRestorationCompletion
+        stateRestorationCompletion = {
+            previous?()
+            body()
+        }
+    }
+
     /// The kernel's release (`uname -r`), the system version on Linux; empty if it cannot be read.
     public static var kernelRelease: String {
         var names = utsname()
