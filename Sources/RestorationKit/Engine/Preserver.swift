@@ -22,6 +22,11 @@ struct Preserver {
         classesByPath[path] = controller.className
 
         var coder = StateCoder()
+        // UIKit's view controller saves a reference to the storyboard it came from.
+        if let storyboard = controller.storyboard, let id = controller.storyboardIdentifier {
+            coder.encode(storyboard.name, forKey: StateCoder.storyboardKey)
+            coder.encode(id, forKey: StateCoder.storyboardIdentifierKey)
+        }
         controller.encodeRestorableState(with: &coder)
         records.append(
             ArchivedController(

@@ -2,7 +2,7 @@
 ///
 /// 1. Find or create every saved path, parents first: the restoration class (nil skips it and its
 ///    subtree), else the app delegate (nil: keep looking), else an existing controller at that path,
-///    else a registered scene.
+///    else the storyboard it came from (by its storyboard id), else a registered scene.
 /// 2. Re-link containers (children, navigation stacks, tabs and the selected tab).
 /// 3. Present again what was presented, if the presenter is in the window (not animated).
 /// 4. Decode each controller's state, parents first, unless its class differs from the saved one.
@@ -106,6 +106,8 @@ struct Restorer {
             (controller, via) = (made, .appDelegate)
         } else if let existing = existingController(at: path) {
             (controller, via) = (existing, .existing)
+        } else if let made = storyboardController(for: record, coder: coder) {
+            (controller, via) = (made, .storyboard)
         } else if let made = application.registry.instantiateScene(identifier) {
             (controller, via) = (made, .storyboard)
         } else {
@@ -125,6 +127,14 @@ struct Restorer {
         }
         found[path] = controller
         report.restored.append(.init(path: path, via: via, decoded: decoded))
+    }
+
+    /// UIKit's last step: instantiate from the storyboard the controller came from, by its storyboard id.
+    private func storyboardController(for record: ArchivedController, coder: StateCoder) -> ViewController? {
+        guard let storyboard = coder.storyboard, let id = coder.decodeString(forKey: StateCoder.storyboardIdentifierKey) else {
+            return nil
+        }
+        return storyboard.instantiateViewController(withIdentifier: id)
     }
 
     private func existingController(at path: [String]) -> ViewController? {

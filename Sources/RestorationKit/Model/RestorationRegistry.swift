@@ -5,6 +5,7 @@
 public struct RestorationRegistry {
     private var classes: [String: any ViewControllerRestoration.Type] = [:]
     private var scenes: [String: () -> ViewController] = [:]
+    private var storyboards: [String: Storyboard] = [:]
 
     /// An empty registry.
     public init() {}
@@ -23,6 +24,15 @@ public struct RestorationRegistry {
     public mutating func registerScene(_ identifier: String, make: @escaping () -> ViewController) {
         scenes[identifier] = make
     }
+
+    /// Makes `storyboard` findable by its name, for restoration classes (`StateCoder.storyboard`) and
+    /// restoration's last step.
+    public mutating func register(_ storyboard: Storyboard) {
+        storyboards[storyboard.name] = storyboard
+    }
+
+    /// The storyboard registered under `name`.
+    public func storyboard(named name: String) -> Storyboard? { storyboards[name] }
 
     /// The restoration class registered under `name`.
     public func restorationClass(named name: String) -> (any ViewControllerRestoration.Type)? { classes[name] }

@@ -13,6 +13,17 @@ public struct StateCoder {
     /// `UserInterfaceIdiom.rawValue`), in the application-level coder.
     public static let userInterfaceIdiomKey = "UIApplicationStateRestorationUserInterfaceIdiomKey"
 
+    /// The name of the storyboard a controller came from (a string), in that controller's coder
+    /// (UIKit's key); `storyboard` finds it in the application's registry.
+    public static let storyboardKey = "UIStateRestorationViewControllerStoryboardKey"
+    /// The controller's storyboard id (a string), next to `storyboardKey`, for restoration's last step.
+    public static let storyboardIdentifierKey = "RelaunchStoryboardIdentifier"
+
+    /// The storyboard the controller being restored came from, when the application registered it.
+    public var storyboard: Storyboard? {
+        decodeString(forKey: Self.storyboardKey).flatMap { application?.registry.storyboard(named: $0) }
+    }
+
     /// Everything encoded so far, by key.
     public private(set) var values: [String: StateValue]
     /// The application being restored; nil while preserving or when the coder stands alone.

@@ -12,6 +12,10 @@ open class ViewController {
     open var title: String?
     /// The root of its views; views in it with restoration identifiers are preserved with it.
     public var view = View()
+    /// The storyboard it was instantiated from, if any.
+    public internal(set) var storyboard: Storyboard?
+    /// Its scene's storyboard id, when a storyboard made it.
+    public internal(set) var storyboardIdentifier: String?
 
     /// The container it is a child of.
     public internal(set) weak var parent: ViewController?
