@@ -115,3 +115,60 @@ final class CountingTransition: ViewControllerTransitioningDelegate {
     var transitionName: String { "counting" }
     func animatePresentation(of presented: ViewController, over presenting: ViewController) { animations += 1 }
 }
+
+/// definesPresentationContext decides who presents a current-context presentation, and so its path.
+@Suite("Presentation context")
+struct PresentationContextTests {
+    private func tabs(contextOnNav: Bool) -> (TabBarController, NavigationController, NoteController) {
+        let tabs = TabBarController()
+        tabs.restorationIdentifier = "Tabs"
+        let list = NoteController("List")
+        let navigation = NavigationController(rootViewController: list)
+        navigation.restorationIdentifier = "Nav"
+        navigation.definesPresentationContext = contextOnNav
+        tabs.setViewControllers([navigation])
+        return (tabs, navigation, list)
+    }
+
+    @Test("a current-context presentation is made by the controller that defines the context")
+    func presenterAndPath() {
+        let (tabs, navigation, list) = tabs(contextOnNav: true)
+        let sheet = NoteController("Sheet")
+        sheet.modalPresentationStyle = .currentContext
+        #expect(list.present(sheet, animated: false))
+        #expect(sheet.presentingViewController === navigation && list.presentedViewController == nil)
+        #expect(sheet.restorationPath == ["Tabs", "Nav", "Sheet"])
+
+        let (other, _, otherList) = self.tabs(contextOnNav: false)
+        let overSheet = NoteController("Sheet")
+        overSheet.modalPresentationStyle = .overCurrentContext
+        #expect(otherList.present(overSheet, animated: false))
+        #expect(overSheet.presentingViewController === other, "no controller defines it: the top of the chain")
+        #expect(overSheet.restorationPath == ["Tabs", "Sheet"])
+
+        let (fullTabs, _, fullList) = self.tabs(contextOnNav: true)
+        let full = NoteController("Sheet")
+        #expect(fullList.present(full, animated: false))
+        #expect(full.restorationPath == ["Tabs", "Nav", "List", "Sheet"], "other styles are presented by the caller")
+        withExtendedLifetime((tabs, other, fullTabs)) {}
+    }
+
+    @Test("the presentation is saved under the context controller and comes back there")
+    func restored() throws {
+        let (tabs, _, list) = tabs(contextOnNav: true)
+        let sheet = NoteController("Sheet", note: "typed")
+        sheet.modalPresentationStyle = .currentContext
+        list.present(sheet, animated: false)
+        let (application, _, report) = try relaunch(tabs) { delegate, _ in
+            delegate.rootAtLaunch = { self.tabs(contextOnNav: true).0 }
+            delegate.fallback[path("Tabs/Nav/Sheet")] = {
+                let made = NoteController("Sheet")
+                made.modalPresentationStyle = .currentContext
+                return made
+            }
+        }
+        #expect(report.presented == [["Tabs", "Nav", "Sheet"]])
+        let navigation = try #require((application.window.rootViewController as? TabBarController)?.viewControllers.first)
+        #expect((navigation.presentedViewController as? NoteController)?.note == "typed")
+    }
+}
