@@ -75,7 +75,24 @@ extension Application {
         return RestorationArchive(
             header: ArchiveHeader(buildVersion: buildVersion, timestamp: timestamp, generation: generation),
             applicationState: coder.values,
-            controllers: controllers)
+            controllers: controllers,
+            objects: try preservedObjects())
+    }
+
+    /// The registered objects whose path is known (they and their parents are preserved), parents first.
+    private func preservedObjects() throws(PreservationError) -> [ArchivedObject] {
+        var records: [ArchivedObject] = []
+        for entry in registeredObjects {
+            guard let object = entry.object, let path = restorationPath(ofObject: object) else { continue }
+            if records.contains(where: { $0.path == path }) {
+                throw .duplicatePath(path: path, firstClass: "a registered object", secondClass: String(reflecting: type(of: object)))
+            }
+            var coder = StateCoder()
+            object.encodeRestorableState(with: &coder)
+            records.append(ArchivedObject(
+                path: path, restorationClassName: object.objectRestorationClass.map { String(reflecting: $0) }, state: coder.values))
+        }
+        return records.sorted { $0.path.count < $1.path.count }
     }
 
     /// Moves to the background (the caller preserves state then, as UIKit does).

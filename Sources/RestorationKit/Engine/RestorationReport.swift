@@ -77,6 +77,8 @@ public struct RestorationReport: Hashable, Sendable {
     public var skipped: [Skipped] = []
     /// The paths of controllers presented again, parents first.
     public var presented: [[String]] = []
+    /// The paths of restored objects that are not controllers or views, parents first.
+    public var restoredObjects: [[String]] = []
     /// What went wrong without stopping restoration (a class mismatch, a presenter not in the window).
     public var notes: [String] = []
 

@@ -35,8 +35,43 @@ struct Restorer {
             controller.decodeRestorableState(with: coder(for: record))
             decodedViews += decodeViews(of: controller, from: record)
         }
+        let objects = restoreObjects()
         for record in decoding { found[record.path]?.applicationFinishedRestoringState() }
         for view in decodedViews { view.applicationFinishedRestoringState() }
+        for object in objects { object.applicationFinishedRestoringState() }
+    }
+
+    /// Finds (registered at launch) or creates (object restoration class) each saved object whose
+    /// parent came back, and decodes it; parents first.
+    private mutating func restoreObjects() -> [any StateRestoring] {
+        var restoredObjects: [[String]: any StateRestoring] = [:]
+        var decoded: [any StateRestoring] = []
+        for record in archive.objects {
+            let name = record.path.joined(separator: "/")
+            let parentPath = Array(record.path.dropLast())
+            guard parentPath.isEmpty || found[parentPath] != nil || restoredObjects[parentPath] != nil else {
+                report.notes.append("object \(name) is not restored: its restoration parent was not")
+                continue
+            }
+            let coder = StateCoder(values: record.state, application: application)
+            let object: (any StateRestoring)?
+            if let className = record.restorationClassName {
+                object = application.registry.objectRestorationClass(named: className)?
+                    .object(withRestorationIdentifierPath: record.path, coder: coder)
+            } else {
+                object = application.registeredObjects.lazy.compactMap(\.object)
+                    .first { application.restorationPath(ofObject: $0) == record.path }
+            }
+            guard let object else {
+                report.notes.append("object \(name) is not restored: nothing registered or made it")
+                continue
+            }
+            object.decodeRestorableState(with: coder)
+            restoredObjects[record.path] = object
+            report.restoredObjects.append(record.path)
+            decoded.append(object)
+        }
+        return decoded
     }
 
     /// Decodes the saved views of a decoded controller into its views of the same identifier and class.

@@ -35,6 +35,8 @@ public final class Application {
     public internal(set) var isRestoringState = false
     /// Called once when the last extension completes, or at the end of `launch` when none was asked for.
     var stateRestorationCompletion: (() -> Void)?
+    /// Objects registered for preservation and restoration, held weakly, in registration order.
+    var registeredObjects: [RegisteredObject] = []
 
     /// An application for `buildVersion`, not yet launched.
     ///
@@ -56,7 +58,33 @@ public final class Application {
     }
 }
 
+/// A registered object and its identifier (the object held weakly).
+struct RegisteredObject {
+    weak var object: (any StateRestoring)?
+    let identifier: String
+}
+
 extension Application {
+    /// Registers `object` for preservation and restoration under `identifier` (`UIApplication`'s
+    /// `registerObject(forStateRestoration:restorationIdentifier:)`); the application holds it weakly.
+    ///
+    /// Register objects without an `objectRestorationClass` before `launch(restoringFrom:)`, so that
+    /// restoration finds them.
+    public func registerObject(forStateRestoration object: any StateRestoring, restorationIdentifier identifier: String) {
+        registeredObjects.removeAll { $0.object == nil || $0.object === object }
+        registeredObjects.append(RegisteredObject(object: object, identifier: identifier))
+    }
+
+    /// The restoration path of a registered object (nil when it, or its parent, is not preserved).
+    func restorationPath(ofObject object: any StateRestoring, seen: Int = 0) -> [String]? {
+        guard seen < 64, let entry = registeredObjects.first(where: { $0.object === object }) else { return nil }
+        guard let parent = object.restorationParent else { return [entry.identifier] }
+        if let controller = parent as? ViewController {
+            return controller.restorationPath.map { $0 + [entry.identifier] }
+        }
+        return restorationPath(ofObject: parent, seen: seen + 1).map { $0 + [entry.identifier] }
+    }
+
     /// Says that restoration goes on after `launch(restoringFrom:)` returns (data loading in the
     /// background, say): restoration is complete only once every call is matched by
     /// `completeStateRestoration()`. Until then the restoring mark stays, so a crash in between

@@ -6,6 +6,7 @@ public struct RestorationRegistry {
     private var classes: [String: any ViewControllerRestoration.Type] = [:]
     private var scenes: [String: () -> ViewController] = [:]
     private var storyboards: [String: Storyboard] = [:]
+    private var objectClasses: [String: any ObjectRestoration.Type] = [:]
 
     /// An empty registry.
     public init() {}
@@ -24,6 +25,14 @@ public struct RestorationRegistry {
     public mutating func registerScene(_ identifier: String, make: @escaping () -> ViewController) {
         scenes[identifier] = make
     }
+
+    /// Makes the object restoration class `objectClass` findable by the name preservation records for it.
+    public mutating func register(_ objectClass: any ObjectRestoration.Type) {
+        objectClasses[String(reflecting: objectClass)] = objectClass
+    }
+
+    /// The object restoration class registered under `name`.
+    public func objectRestorationClass(named name: String) -> (any ObjectRestoration.Type)? { objectClasses[name] }
 
     /// Makes `storyboard` findable by its name, for restoration classes (`StateCoder.storyboard`) and
     /// restoration's last step.
