@@ -76,4 +76,15 @@ struct ApplicationKeysTests {
         let same = Application(buildVersion: "41", delegate: BuildJudge(accepting: []))
         #expect(same.launch(restoringFrom: old) == .declined(.declined))
     }
+
+    @Test("preservation and restoration are opt-in: a delegate that says nothing saves and restores nothing")
+    func optIn() throws {
+        final class Silent: ApplicationDelegate {}
+        let application = Application(buildVersion: "41", delegate: Silent())
+        application.window.rootViewController = NoteController("Root")
+        #expect(try application.preserve(generation: 1, timestamp: 0) == nil)
+        let fresh = Application(buildVersion: "41", delegate: Silent())
+        #expect(fresh.launch(restoringFrom: try archive(build: "41")) == .declined(.declined))
+        #expect(fresh.window.rootViewController == nil)
+    }
 }

@@ -172,3 +172,91 @@ struct PresentationContextTests {
         #expect((navigation.presentedViewController as? NoteController)?.note == "typed")
     }
 }
+
+/// Only navigation and tab bar controllers preserve their children by themselves; a custom container
+/// encodes references to its children and adds them back when it decodes, as in UIKit.
+@Suite("Custom containers")
+struct CustomContainerTests {
+    /// A split container that encodes its two panes by reference, or not at all.
+    final class Split: ViewController {
+        var encodesPanes = true
+        var addsPanesBack = true
+        var decodedPrimary: ViewController?
+        init(_ identifier: String) {
+            super.init()
+            restorationIdentifier = identifier
+        }
+        override func encodeRestorableState(with coder: inout StateCoder) {
+            super.encodeRestorableState(with: &coder)
+            guard encodesPanes, children.count == 2 else { return }
+            coder.encode(children[0], forKey: "primary")
+            coder.encode(children[1], forKey: "secondary")
+        }
+        override func decodeRestorableState(with coder: StateCoder) {
+            super.decodeRestorableState(with: coder)
+            decodedPrimary = coder.decodeViewController(forKey: "primary")
+            guard addsPanesBack else { return }
+            for key in ["primary", "secondary"] {
+                if let pane = coder.decodeViewController(forKey: key), pane.parent !== self { addChild(pane) }
+            }
+        }
+    }
+
+    private func split(encodes: Bool = true) -> Split {
+        let split = Split("Split")
+        split.encodesPanes = encodes
+        split.addChild(NoteController("Primary", note: "p"))
+        split.addChild(NoteController("Secondary", note: "s"))
+        return split
+    }
+
+    @Test("a custom container that does not encode its children does not preserve them")
+    func notEncoded() throws {
+        let application = makeApplication()
+        application.window.rootViewController = split(encodes: false)
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(archive.controllers.map(\.path) == [["Split"]])
+        #expect(archive.controllers[0].relationships.isEmpty)
+    }
+
+    @Test("encoded children are preserved under the container and come back through its decode")
+    func encoded() throws {
+        let made = Split("Split")
+        let (application, _, report) = try relaunch(split()) { delegate, registry in
+            delegate.rootAtLaunch = { made }
+            registry.registerScene("Primary") { NoteController("Primary") }
+            registry.registerScene("Secondary") { NoteController("Secondary") }
+        }
+        #expect(report.restored.map(\.path) == [["Split"], ["Split", "Primary"], ["Split", "Secondary"]])
+        let root = try #require(application.window.rootViewController as? Split)
+        #expect(root.children.compactMap { ($0 as? NoteController)?.note } == ["p", "s"])
+        #expect(root.decodedPrimary?.restorationIdentifier == "Primary")
+    }
+
+    @Test("the engine does not add a custom container's children back by itself")
+    func noAutomaticRelink() throws {
+        let made = Split("Split")
+        made.addsPanesBack = false
+        let (_, _, report) = try relaunch(split()) { delegate, registry in
+            delegate.rootAtLaunch = { made }
+            registry.registerScene("Primary") { NoteController("Primary") }
+            registry.registerScene("Secondary") { NoteController("Secondary") }
+        }
+        #expect(made.children.isEmpty)
+        #expect(made.decodedPrimary != nil, "the reference resolves; adding it back is the container's job")
+        #expect(report.restored.map(\.path) == [["Split"]])
+        #expect(report.skipped.map(\.reason) == [.notInWindow, .notInWindow])
+    }
+
+    @Test("a reference to a child that was not restored decodes to nil")
+    func missingChild() throws {
+        let made = Split("Split")
+        let (_, _, report) = try relaunch(split()) { delegate, registry in
+            delegate.rootAtLaunch = { made }
+            registry.registerScene("Secondary") { NoteController("Secondary") }
+        }
+        #expect(made.decodedPrimary == nil)
+        #expect(made.children.map(\.restorationIdentifier) == ["Secondary"])
+        #expect(report.skipped.map(\.reason) == [.notFound])
+    }
+}

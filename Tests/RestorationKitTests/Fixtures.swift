@@ -13,9 +13,11 @@ class NoteController: ViewController {
         self.note = note
     }
 
+    /// A custom container: it encodes its children itself, or they are not preserved (as in UIKit).
     override func encodeRestorableState(with coder: inout StateCoder) {
         super.encodeRestorableState(with: &coder)
         coder.encode(note, forKey: "note")
+        if !children.isEmpty { coder.encode(children, forKey: "children") }
     }
 
     /// The test delegate of the application restoring it, which logs the order of every call.
@@ -25,6 +27,11 @@ class NoteController: ViewController {
         super.decodeRestorableState(with: coder)
         note = coder.decodeString(forKey: "note") ?? ""
         decodeCount += 1
+        // Adds back the restored children it encoded, in the saved order.
+        for child in coder.decodeViewControllers(forKey: "children") {
+            child.removeFromParent()
+            addChild(child)
+        }
         restoringDelegate = coder.application?.delegate as? TestDelegate
         restoringDelegate?.log.append("decode \(restorationIdentifier ?? "nil")")
     }

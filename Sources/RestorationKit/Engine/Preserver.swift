@@ -33,12 +33,31 @@ struct Preserver {
                 path: path,
                 className: controller.className,
                 restorationClassName: controller.restorationClass.map(RestorationRegistry.name(of:)),
-                relationships: Self.relationships(of: controller),
+                relationships: Self.relationships(of: controller, encoded: coder.encodedControllers),
                 state: coder.values,
                 views: try Self.views(of: controller, at: path)))
 
-        for child in controller.children { try visit(child, parentPath: path) }
+        for child in Self.preservedChildren(of: controller, encoded: coder.encodedControllers) {
+            try visit(child, parentPath: path)
+        }
         if let presented = controller.presentedViewController { try visit(presented, parentPath: path) }
+    }
+
+    /// The built-in containers' children are preserved automatically; a custom container's only when
+    /// it encodes them (`StateCoder.encode(_:forKey:)`), as in UIKit.
+    static func preservedChildren(of controller: ViewController, encoded: [ViewController]) -> [ViewController] {
+        if isBuiltInContainer(controller) { return controller.children }
+        var seen: [ObjectIdentifier] = []
+        return encoded.filter { child in
+            guard child !== controller, !seen.contains(ObjectIdentifier(child)) else { return false }
+            seen.append(ObjectIdentifier(child))
+            return true
+        }
+    }
+
+    /// Navigation and tab bar controllers (and their subclasses).
+    static func isBuiltInContainer(_ controller: ViewController) -> Bool {
+        controller is NavigationController || controller is TabBarController
     }
 
     /// The controller's views that have restoration identifiers (only a preserved controller's views are).
@@ -59,9 +78,9 @@ struct Preserver {
         return views
     }
 
-    private static func relationships(of controller: ViewController) -> [ArchivedRelationship] {
+    private static func relationships(of controller: ViewController, encoded: [ViewController]) -> [ArchivedRelationship] {
         let childKind: ArchivedRelationship.Kind = controller is NavigationController ? .pushed : .child
-        var relationships = controller.children.compactMap { child in
+        var relationships = preservedChildren(of: controller, encoded: encoded).compactMap { child in
             child.restorationIdentifier.map { ArchivedRelationship(childKind, $0) }
         }
         if let tabs = controller as? TabBarController, let selected = tabs.selectedViewController?.restorationIdentifier {

@@ -3,9 +3,11 @@
 /// 1. Find or create every saved path, parents first: the restoration class (nil skips it and its
 ///    subtree), else the app delegate (nil: keep looking), else an existing controller at that path,
 ///    else the storyboard it came from (by its storyboard id), else a registered scene.
-/// 2. Re-link containers (children, navigation stacks, tabs and the selected tab).
+/// 2. Parents first: re-link navigation and tab bar controllers (stacks, tabs, the selected tab), and
+///    decode each controller's state unless its class differs from the saved one (a custom container
+///    adds back, in its decode, the children it encoded), then its views.
 /// 3. Present again what was presented, if the presenter is in the window (not animated).
-/// 4. Decode each controller's state, parents first, unless its class differs from the saved one.
+/// 4. Objects other than controllers and views.
 /// 5. `applicationFinishedRestoringState()` on every controller whose state was decoded: UIKit sends it
 ///    "after all objects have had a chance to decode their state" to the objects that took part in
 ///    decoding, and a controller of another class than the saved one never gets its state.
@@ -25,16 +27,21 @@ struct Restorer {
     mutating func run() {
         for record in archive.controllers { find(record) }
         let restored = archive.controllers.filter { found[$0.path] != nil }
-        for record in restored { relinkChildren(of: record) }
-        for record in restored { presentAgain(from: record) }
         let decoded = Set(report.restored.filter(\.decoded).map(\.path))
         let decoding = restored.filter { decoded.contains($0.path) }
         var decodedViews: [View] = []
-        for record in decoding {
+        // Parents first: a built-in container is re-linked, then the controller decodes (where a
+        // custom container adds back the children it encoded), then its views.
+        for record in restored {
             guard let controller = found[record.path] else { continue }
-            controller.decodeRestorableState(with: coder(for: record))
+            relinkChildren(of: record)
+            guard decoded.contains(record.path) else { continue }
+            var coder = coder(for: record)
+            coder.restoredChildren = restoredChildren(of: record)
+            controller.decodeRestorableState(with: coder)
             decodedViews += decodeViews(of: controller, from: record)
         }
+        for record in restored { presentAgain(from: record) }
         let objects = restoreObjects()
         for record in decoding { found[record.path]?.applicationFinishedRestoringState() }
         for view in decodedViews { view.applicationFinishedRestoringState() }
@@ -187,8 +194,19 @@ struct Restorer {
 
     // MARK: 2. Re-link containers
 
+    /// The restored controllers a record names as children, by identifier.
+    private func restoredChildren(of record: ArchivedController) -> [String: ViewController] {
+        var children: [String: ViewController] = [:]
+        for relationship in record.relationships where relationship.kind == .child || relationship.kind == .pushed {
+            children[relationship.identifier] = found[record.path + [relationship.identifier]]
+        }
+        return children
+    }
+
+    /// Re-links a navigation or tab bar controller's children and selected tab; a custom container
+    /// does that itself in its decode, from the references it encoded.
     private func relinkChildren(of record: ArchivedController) {
-        guard let container = found[record.path] else { return }
+        guard let container = found[record.path], Preserver.isBuiltInContainer(container) else { return }
         let contained = record.relationships.filter { $0.kind == .child || $0.kind == .pushed }
         let children = contained.compactMap { relationship in
             found[record.path + [relationship.identifier]].map { (relationship.identifier, $0) }

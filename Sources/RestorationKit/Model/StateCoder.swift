@@ -28,6 +28,10 @@ public struct StateCoder {
     public private(set) var values: [String: StateValue]
     /// The application being restored; nil while preserving or when the coder stands alone.
     public private(set) weak var application: Application?
+    /// The controllers encoded by reference, in order (preservation walks them as children).
+    var encodedControllers: [ViewController] = []
+    /// The restored children of the controller being decoded, by restoration identifier.
+    var restoredChildren: [String: ViewController] = [:]
 
     /// A coder holding `values`, optionally tied to the application being restored.
     public init(values: [String: StateValue] = [:], application: Application? = nil) {
@@ -47,6 +51,31 @@ public struct StateCoder {
     public mutating func encode(_ value: Double, forKey key: String) { values[key] = .double(value) }
     /// Stores a list of strings under `key`.
     public mutating func encode(_ value: [String], forKey key: String) { values[key] = .strings(value) }
+
+    /// Stores a reference to `controller` under `key`: a custom container encodes its children this way,
+    /// and preservation then preserves them under the container's path (UIKit preserves a custom
+    /// container's children only when it encodes them). A controller without a restoration identifier
+    /// is not stored.
+    public mutating func encode(_ controller: ViewController, forKey key: String) {
+        encode([controller], forKey: key)
+    }
+
+    /// Stores references to `controllers` (those with restoration identifiers), in order, under `key`.
+    public mutating func encode(_ controllers: [ViewController], forKey key: String) {
+        let identified = controllers.filter { $0.restorationIdentifier != nil }
+        values[key] = .strings(identified.compactMap(\.restorationIdentifier))
+        encodedControllers += identified
+    }
+
+    /// The restored controller referenced under `key`, or nil when it was not restored (or none was stored).
+    public func decodeViewController(forKey key: String) -> ViewController? {
+        decodeViewControllers(forKey: key).first
+    }
+
+    /// The restored controllers referenced under `key`, in order; those not restored are left out.
+    public func decodeViewControllers(forKey key: String) -> [ViewController] {
+        (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
+    }
 
     /// Whether anything was stored under `key`.
     public func contains(_ key: String) -> Bool { values[key] != nil }
