@@ -217,6 +217,7 @@ struct CustomContainerTests {
         let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
         #expect(archive.controllers.map(\.path) == [["Split"]])
         #expect(archive.controllers[0].relationships.isEmpty)
+        #expect(application.window.restorationPaths == [["Split"]], "the window reports what preservation saves")
     }
 
     @Test("encoded children are preserved under the container and come back through its decode")

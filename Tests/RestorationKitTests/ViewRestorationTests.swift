@@ -106,6 +106,10 @@ struct ViewRestorationTests {
         #expect(archive.controllers.map(\.path) == [["Root"], ["Root", "Named"]])
         #expect(archive.controllers[1].views.map(\.identifier) == ["Scroll", "Notes", "Organic"])
         #expect(archive.controllers[0].views.isEmpty)
+
+        let anonymousRoot = makeApplication()
+        anonymousRoot.window.rootViewController = Grocery(nil, sections: [["a"]])
+        #expect(try anonymousRoot.preserve(generation: 1, timestamp: 0)?.controllers.isEmpty == true)
     }
 
     @Test("views are decoded only when their controller is, after it, and finish after every controller")

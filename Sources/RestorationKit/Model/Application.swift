@@ -171,17 +171,10 @@ public final class Window {
         return current
     }
 
-    /// The restoration paths of everything preservation would save, in its order (parents first).
+    /// The restoration paths of everything preservation would save, in its order (parents first):
+    /// a custom container's children only if it encodes them. Empty when two controllers share a path.
     public var restorationPaths: [[String]] {
-        var paths: [[String]] = []
-        func visit(_ controller: ViewController, _ parentPath: [String]) {
-            guard let identifier = controller.restorationIdentifier else { return }
-            paths.append(parentPath + [identifier])
-            for child in controller.children { visit(child, parentPath + [identifier]) }
-            if let presented = controller.presentedViewController { visit(presented, parentPath + [identifier]) }
-        }
-        if let rootViewController { visit(rootViewController, []) }
-        return paths
+        ((try? Preserver.records(from: rootViewController)) ?? []).map(\.path)
     }
 
     /// What `controller` or one of the children it shows presents.
