@@ -21,6 +21,9 @@ struct ContainmentTests {
         let restored = try #require(application.window.rootViewController as? TabBarController)
         #expect(restored.selectedIndex == 2)
         #expect(restored.selectedViewController?.restorationIdentifier == "Three")
+        #expect(!restored.select(restorationIdentifier: "Four") && restored.selectedIndex == 2)
+        #expect(!restored.select(index: 3) && restored.selectedIndex == 2)
+        #expect(restored.select(restorationIdentifier: "One") && restored.selectedIndex == 0)
     }
 
     @Test("the pushed stack comes back in order with each controller's state")

@@ -73,6 +73,25 @@ struct StoryboardTests {
         #expect(storyboard.performSegue("nope", from: colors) == nil)
     }
 
+    @Test("a modal segue animates unless told not to, as a user's tap does")
+    func segueAnimates() throws {
+        let transition = CountingTransition()
+        let storyboard = try Storyboard(
+            text: "storyboard S\nscene A ViewController\n  modal B segue show\nscene B Sheet",
+            classes: ["Sheet": {
+                let sheet = ViewController()
+                sheet.modalPresentationStyle = .custom
+                sheet.transitioningDelegate = transition
+                return sheet
+            }])
+        let source = try #require(storyboard.instantiateViewController(withIdentifier: "A"))
+        #expect(storyboard.performSegue("show", from: source) != nil)
+        #expect(transition.animations == 1)
+        source.dismiss()
+        #expect(storyboard.performSegue("show", from: source, animated: false) != nil)
+        #expect(transition.animations == 1)
+    }
+
     @Test("the coder carries the storyboard; a restoration class and the last step instantiate from it")
     func restoreFromStoryboard() throws {
         let storyboard = try Self.storyboard()

@@ -186,6 +186,13 @@ struct ViewRestorationTests {
         #expect(error?.path == ["Root", "Same"])
     }
 
+    @Test("index paths order by section, then row")
+    func indexPathOrder() {
+        let paths = [IndexPath(row: 0, section: 1), IndexPath(row: 5, section: 0), IndexPath(row: 1, section: 0)]
+        #expect(paths.sorted() == [IndexPath(row: 1, section: 0), IndexPath(row: 5, section: 0), IndexPath(row: 0, section: 1)])
+        #expect(IndexPath(row: 2, section: 3).description == "3.2")
+    }
+
     @Test("a text selection that no longer fits the text is not restored")
     func selectionClamped() {
         let view = TextView()

@@ -20,7 +20,7 @@
 /// restoration's last step can too.
 public struct Storyboard {
     /// A scene: one controller and its relationships.
-    public struct Scene: Sendable, Equatable {
+    public struct Scene: Sendable {
         /// The storyboard id.
         public var identifier: String
         /// The class name, a key of the storyboard's `classes`.
@@ -33,12 +33,6 @@ public struct Storyboard {
         public var tabs: [String] = []
         /// Segues by name: the destination scene and whether it is pushed (else presented modally).
         public var segues: [String: (destination: String, push: Bool)] = [:]
-
-        public static func == (lhs: Scene, rhs: Scene) -> Bool {
-            lhs.identifier == rhs.identifier && lhs.className == rhs.className
-                && lhs.restorationIdentifier == rhs.restorationIdentifier && lhs.root == rhs.root && lhs.tabs == rhs.tabs
-                && lhs.segues.mapValues { "\($0.destination) \($0.push)" } == rhs.segues.mapValues { "\($0.destination) \($0.push)" }
-        }
     }
 
     /// The name archives refer to it by.
