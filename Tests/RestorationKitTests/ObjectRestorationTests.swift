@@ -86,6 +86,21 @@ struct ObjectRestorationTests {
         ])
     }
 
+    @Test("registering an object again replaces its identifier; a gone object is dropped")
+    func reRegister() throws {
+        let application = makeApplication()
+        let query = Query("a")
+        application.registerObject(forStateRestoration: query, restorationIdentifier: "Old")
+        application.registerObject(forStateRestoration: query, restorationIdentifier: "New")
+        do {
+            let gone = Query("gone")
+            application.registerObject(forStateRestoration: gone, restorationIdentifier: "Gone")
+        }
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(archive.objects.map(\.path) == [["New"]])
+        withExtendedLifetime(query) {}
+    }
+
     @Test("two objects with one path cannot be preserved")
     func duplicate() throws {
         let application = makeApplication()
