@@ -53,6 +53,7 @@ struct AppLauncher {
         logger.event(.appLaunched, "app launched: \(report.outcome.rawValue), build \(configuration.buildNumber)", [
             "LAUNCH_OUTCOME": report.outcome.rawValue, "BUILD_NUMBER": configuration.buildNumber,
             "DISCARD_REASON": report.discardReason?.rawValue ?? "", "ARCHIVE_SOURCE": report.source ?? "",
+            "LAUNCH_NOTE": report.note ?? "",
         ])
         return (app, report)
     }

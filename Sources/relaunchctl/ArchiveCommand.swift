@@ -90,6 +90,12 @@ enum ArchiveText {
             for (key, value) in controller.state.sorted(by: { $0.key < $1.key }) {
                 out += "    \(key) = \(describe(value))\n"
             }
+            for view in controller.views {
+                out += "    view \(view.identifier) (\(view.className))\n"
+                for (key, value) in view.state.sorted(by: { $0.key < $1.key }) {
+                    out += "        \(key) = \(describe(value))\n"
+                }
+            }
         }
         return out
     }
@@ -107,7 +113,10 @@ enum ArchiveText {
                 + "\"relationships\": [" + controller.relationships.map {
                     "{\"kind\": \(jsonString("\($0.kind)")), \"identifier\": \(jsonString($0.identifier))}"
                 }.joined(separator: ", ") + "], "
-                + "\"state\": \(jsonObject(controller.state))}"
+                + "\"state\": \(jsonObject(controller.state)), \"views\": [" + controller.views.map {
+                    "{\"identifier\": \(jsonString($0.identifier)), \"class\": \(jsonString($0.className)), "
+                        + "\"state\": \(jsonObject($0.state))}"
+                }.joined(separator: ", ") + "]}"
         }.joined(separator: ", ")
         return out + "]}\n"
     }

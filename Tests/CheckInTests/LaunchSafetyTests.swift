@@ -30,6 +30,32 @@ struct LaunchSafetyTests {
         #expect(!mark.value)
     }
 
+    @Test("an extended restoration keeps the mark until it completes; a crash before that discards")
+    func extendedRestoration() throws {
+        let before = launchedApp()
+        _ = try playSeedUntilSettings(before)
+        var archive = try ArchiveCodec.decode(try candidate(before).bytes).archive
+        archive.controllers[0].restorationClassName = RestorationRegistry.name(of: SlowTabs.self)
+        let bytes = try ArchiveCodec.encode(archive)
+
+        let mark = SpyMark()
+        let app = CheckInApp(buildNumber: "7", camera: .denied, wallClock: { 1_000 })
+        app.application.registry.register(SlowTabs.self)
+        let report = app.launch(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], restoringMark: mark)
+        #expect(report.outcome == .restored)
+        #expect(app.state().modal?.note == "window seat, please")
+        #expect(mark.calls == ["isSet", "set"], "the mark stays while restoration is extended")
+        #expect(mark.value)
+
+        // A crash now: the next launch finds the mark and discards.
+        let next = launchedApp(candidates: [ArchiveCandidate(source: "file", bytes: bytes)], mark: SpyMark(true))
+        #expect(next.launchReport?.discardReason == .crashedDuringRestore)
+
+        app.application.completeStateRestoration()
+        #expect(mark.calls == ["isSet", "set", "clear"])
+        #expect(!mark.value)
+    }
+
     @Test("a mark left by a restore that crashed discards the archive as crashed-during-restore")
     func crashedDuringRestore() throws {
         let mark = SpyMark(true)
@@ -41,13 +67,12 @@ struct LaunchSafetyTests {
         #expect(app.state().modal == nil)
     }
 
-    @Test("a force quit discards saved state as force-quit")
+    @Test("a force quit discards saved state as force-quit, then exits, and preserves nothing")
     func forceQuit() throws {
         let app = launchedApp()
+        _ = try playSeedUntilSettings(app)
+        app.foreground()
         #expect(app.forceQuit() == [.discardSavedState(.forceQuit), .terminate])
-        let next = CheckInApp(buildNumber: "7", camera: .denied)
-        let report = next.launch(candidates: [try seedArchive()], restoringMark: MemoryRestoringMark(), forceQuitRecorded: true)
-        #expect(report.discardReason == .forceQuit)
     }
 
     @Test("a quit that is not forced preserves first")
@@ -78,11 +103,72 @@ struct LaunchSafetyTests {
         #expect(try restored.preserve().generation == 3)
     }
 
-    @Test("the launch report times the launch and counts what was restored")
+    @Test("the launch report times the launch on the injected clock and counts what was restored")
     func reportFigures() throws {
-        let report = try #require(launchedApp(candidates: [try seedArchive()]).launchReport)
+        let ticks = Ticks(step: .microseconds(1_250))
+        let app = CheckInApp(buildNumber: "7", camera: .denied, wallClock: { 1_000 }, uptime: ticks.next)
+        let report = app.launch(candidates: [try seedArchive()], restoringMark: MemoryRestoringMark())
         #expect(report.restoredCount == 6)
-        #expect(report.durationMicroseconds >= 0)
+        #expect(report.duration == .microseconds(1_250), "one tick between the launch's start and end")
+        #expect(report.durationMicroseconds == 1_250)
         #expect(report.source == "file")
+        #expect(Duration.seconds(2).microseconds + Duration.nanoseconds(1_999).microseconds == 2_000_001)
+    }
+
+    @Test("an archive that restores nothing into the window launches fresh, says why, and is kept")
+    func restoredNothing() throws {
+        let archive = RestorationArchive(
+            header: ArchiveHeader(buildVersion: "7", timestamp: 0, generation: 3),
+            applicationState: ["App-Build-Number": .string("7")],
+            controllers: [ArchivedController(path: ["Gone"], className: "Gone", restorationClassName: nil, relationships: [], state: [:])])
+        let mark = SpyMark()
+        let app = launchedApp(candidates: [ArchiveCandidate(source: "file", bytes: try ArchiveCodec.encode(archive))], mark: mark)
+        let report = try #require(app.launchReport)
+        #expect(report.outcome == .fresh && report.discardReason == nil)
+        #expect(report.restored.isEmpty)
+        #expect(report.note == "the saved state from file restored no controller into the window "
+            + "(Gone was not restored: no restoration class, app delegate, existing controller or storyboard had it)")
+        #expect(report.actions.isEmpty)
+        #expect(mark.calls == ["isSet", "set", "clear"])
+        #expect(app.stateJSON().contains(#""launch":{"outcome":"fresh","reason":null}"#))
+    }
+
+    @Test("a restore that finds controllers the window never shows claims none of them")
+    func foundButNotShown() throws {
+        let before = launchedApp()
+        _ = try playSeedUntilSettings(before)
+        let archive = try ArchiveCodec.decode(try candidate(before).bytes).archive
+        var orphaned = archive
+        // Without its tab bar, the check-in tab is found by its restoration class but has no place in the window.
+        orphaned.controllers = archive.controllers.map { record in
+            var record = record
+            record.path = Array(record.path.dropFirst())
+            return record
+        }.filter { $0.path.first == RestorationID.checkIn }
+        let app = launchedApp(candidates: [ArchiveCandidate(source: "file", bytes: try ArchiveCodec.encode(orphaned))])
+        let report = try #require(app.launchReport)
+        #expect(report.outcome == .fresh)
+        #expect(report.restored.isEmpty)
+        #expect(report.warnings.contains("CheckInViewController was not restored: it was found but never reached the window's hierarchy"))
+        #expect(app.state().modal == nil)
+    }
+}
+
+/// A monotonic clock for tests that moves by `step` at each reading.
+final class Ticks: @unchecked Sendable {
+    private var now = Duration.zero
+    private let step: Duration
+    init(step: Duration) { self.step = step }
+    func next() -> Duration {
+        defer { now += step }
+        return now
+    }
+}
+
+/// The seed's tab bar, restored by a class that extends restoration (it would load data in the background).
+final class SlowTabs: ViewControllerRestoration {
+    static func viewController(withRestorationIdentifierPath identifierComponents: [String], coder: StateCoder) -> ViewController? {
+        coder.application?.extendStateRestoration()
+        return TabViewController.viewController(withRestorationIdentifierPath: identifierComponents, coder: coder)
     }
 }

@@ -37,6 +37,27 @@ struct SeedRoundTripTests {
         #expect(after.state().modal == .init(venue: "Blue Bottle Coffee", partySize: 4, note: "window seat, please", step: "denied"))
     }
 
+    @Test("the note and the list's selection are saved by their views, not by their controllers")
+    func viewsSaveTheirState() throws {
+        let before = launchedApp()
+        try before.tap("venue:tartine")
+        _ = try playSeedUntilSettings(before)
+        let archive = try ArchiveCodec.decode(try candidate(before).bytes).archive
+        let modal = try #require(archive.controllers.first { $0.path.joined(separator: "/") == SeedPath.modal })
+        #expect(modal.state["note"] == nil)
+        let note = try #require(modal.views.first { $0.identifier == RestorationID.noteView })
+        #expect(note.state[TextView.textKey] == .string("window seat, please"))
+        #expect(note.state[TextView.selectionKey] == .strings(["19", "0"]), "the caret after the typed text")
+        let list = try #require(archive.controllers.first { $0.path.joined(separator: "/") == SeedPath.venueList })
+        #expect(list.state.isEmpty)
+        let table = try #require(list.views.first { $0.identifier == RestorationID.venueTable })
+        #expect(table.state[TableView.selectedIdentifiersKey] == .strings(["tartine"]))
+
+        let after = launchedApp(candidates: [try candidate(before)])
+        #expect(after.modal?.noteView.selectedRange == 19..<19)
+        #expect(after.state().selectedVenue == "tartine")
+    }
+
     @Test("the restored modal has its custom transition, hidden bar and the overlay set by hand")
     func customTransitionAndOverlay() throws {
         let before = launchedApp()

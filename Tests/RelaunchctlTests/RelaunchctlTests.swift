@@ -19,6 +19,15 @@ struct RelaunchctlTests {
         #expect(state.stderr.contains("accepted: allowed, denied, not-determined"))
     }
 
+    @Test("A child killed by a signal is not read as a clean exit")
+    func killedChild() throws {
+        let killed = try Executable.run(["-c", "kill -KILL $$"], program: "/bin/sh")
+        #expect(killed.signal == SIGKILL)
+        #expect(killed.status == 128 + SIGKILL)
+        let exited = try Executable.run(["-c", "exit 3"], program: "/bin/sh")
+        #expect(exited.signal == nil && exited.status == 3)
+    }
+
     @Test("No system bus means unreachable: exit 69 with what to do")
     func unreachable() throws {
         let environment = ["DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/relaunch-test-bus"]
@@ -72,9 +81,11 @@ struct RelaunchctlTests {
         #expect(text.stdout.contains("build 42"))
         #expect(text.stdout.contains("TabViewController/CheckInViewController/CheckInModalNavigationController\n"))
         #expect(text.stdout.contains("no restoration class"))
-        #expect(text.stdout.contains("\"Window seat\""))
+        #expect(text.stdout.contains("    view NoteTextView (RestorationKit.TextView)\n"))
+        #expect(text.stdout.contains("        TextView.text = \"Window seat\"\n"))
         let json = try Executable.run(["archive", "dump", file.path, "--json"])
         #expect(json.stdout.contains("\"buildVersion\": \"42\""))
+        #expect(json.stdout.contains("\"views\": [{\"identifier\": \"NoteTextView\", \"class\": \"RestorationKit.TextView\""))
 
         var damaged = preservation.bytes
         damaged[damaged.count / 2] ^= 0x5a
@@ -102,9 +113,12 @@ struct RelaunchctlTests {
 /// The built executable, run as a child process with its output captured.
 enum Executable {
     struct Result {
+        /// The exit status, or 128 + the signal that killed it (as a shell reports it).
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The signal that killed it, if one did.
+        var signal: Int32?
     }
 
     /// `relaunchctl` next to the test bundle in the build folder.
@@ -120,7 +134,7 @@ enum Executable {
         return folder + "/relaunchctl"
     }
 
-    static func run(_ arguments: [String], environment: [String] = []) throws -> Result {
+    static func run(_ arguments: [String], environment: [String] = [], program: String = path) throws -> Result {
         let folder = try TemporaryFolder()
         let out = folder.path + "/out", err = folder.path + "/err"
         var actions = posix_spawn_file_actions_t()
@@ -129,16 +143,20 @@ enum Executable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = [path] + arguments
+        let argv = [program] + arguments
         var cArgs = argv.map { strdup($0) } + [nil]
         var cEnv = (["PATH=/usr/bin:/bin", "LANG=C.UTF-8"] + environment).map { strdup($0) } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, &cArgs, &cEnv)
-        guard spawned == 0 else { throw TestFailure("cannot run \(path): errno \(spawned)") }
+        let spawned = posix_spawn(&pid, program, &actions, nil, &cArgs, &cEnv)
+        guard spawned == 0 else { throw TestFailure("cannot run \(program): errno \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return Result(status: (status >> 8) & 0xff, stdout: try folder.read("out"), stderr: try folder.read("err"))
+        // WIFEXITED: the low 7 bits are 0; otherwise they hold the signal (WTERMSIG).
+        let signal: Int32? = status & 0x7f == 0 ? nil : status & 0x7f
+        return Result(
+            status: signal.map { 128 + $0 } ?? (status >> 8) & 0xff, stdout: try folder.read("out"),
+            stderr: try folder.read("err"), signal: signal)
     }
 }
 

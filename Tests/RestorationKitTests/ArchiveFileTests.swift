@@ -85,4 +85,15 @@ struct ArchiveFileTests {
         try mark.clear()
         #expect(try !mark.isSet())
     }
+
+    @Test("the in-memory restoring mark starts as given and is set and cleared")
+    func memoryMark() throws {
+        let mark = MemoryRestoringMark()
+        #expect(try !mark.isSet())
+        try mark.set()
+        #expect(try mark.isSet())
+        try mark.clear()
+        #expect(try !mark.isSet())
+        #expect(try MemoryRestoringMark(true).isSet())
+    }
 }

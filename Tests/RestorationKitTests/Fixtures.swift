@@ -13,18 +13,33 @@ class NoteController: ViewController {
         self.note = note
     }
 
+    /// A custom container: it encodes its children itself, or they are not preserved (as in UIKit).
     override func encodeRestorableState(with coder: inout StateCoder) {
         super.encodeRestorableState(with: &coder)
         coder.encode(note, forKey: "note")
+        if !children.isEmpty { coder.encode(children, forKey: "children") }
     }
+
+    /// The test delegate of the application restoring it, which logs the order of every call.
+    private weak var restoringDelegate: TestDelegate?
 
     override func decodeRestorableState(with coder: StateCoder) {
         super.decodeRestorableState(with: coder)
         note = coder.decodeString(forKey: "note") ?? ""
         decodeCount += 1
+        // Adds back the restored children it encoded, in the saved order.
+        for child in coder.decodeViewControllers(forKey: "children") {
+            child.removeFromParent()
+            addChild(child)
+        }
+        restoringDelegate = coder.application?.delegate as? TestDelegate
+        restoringDelegate?.log.append("decode \(restorationIdentifier ?? "nil")")
     }
 
-    override func applicationFinishedRestoringState() { finishedRestoring = true }
+    override func applicationFinishedRestoringState() {
+        finishedRestoring = true
+        restoringDelegate?.log.append("finished \(restorationIdentifier ?? "nil")")
+    }
 }
 
 /// A note controller with a restoration class whose answers the test delegate scripts.
@@ -65,12 +80,18 @@ final class TestDelegate: ApplicationDelegate {
     func applicationDidFinishLaunching(_ application: Application) { log.append("didFinishLaunching") }
 
     func application(_ application: Application, shouldSaveApplicationState coder: inout StateCoder) -> Bool {
+        log.append("shouldSave")
         coder.encode("delegate-was-here", forKey: "app")
         return shouldSave
     }
 
+    func application(_ application: Application, willEncodeRestorableStateWith coder: inout StateCoder) {
+        log.append("willEncode build=\(coder.decodeString(forKey: StateCoder.bundleVersionKey) ?? "none")")
+        coder.encode("will-encode-was-here", forKey: "willEncode")
+    }
+
     func application(_ application: Application, shouldRestoreApplicationState coder: StateCoder) -> Bool {
-        log.append("shouldRestore build=\(coder.decodeString(forKey: StateCoder.buildVersionKey) ?? "none")")
+        log.append("shouldRestore build=\(coder.decodeString(forKey: StateCoder.bundleVersionKey) ?? "none")")
         return shouldRestore
     }
 
@@ -126,7 +147,7 @@ func path(_ joined: String) -> [String] { joined.split(separator: "/").map(Strin
 func sampleArchive(generation: UInt64 = 1, build: String = "1") -> RestorationArchive {
     RestorationArchive(
         header: ArchiveHeader(buildVersion: build, timestamp: 1_700_000_000_000_000, generation: generation),
-        applicationState: [StateCoder.buildVersionKey: .string(build)],
+        applicationState: [StateCoder.bundleVersionKey: .string(build)],
         controllers: [
             ArchivedController(
                 path: ["Tabs"], className: "App.Tabs", restorationClassName: "App.Tabs",

@@ -24,8 +24,7 @@ struct LookupOrderTests {
                 return root
             }
             delegate.fallback[path("Root/ByDelegate")] = { NoteController("ByDelegate") }
-            delegate.fallback[path("Root/Existing")] = nil
-            registry.registerScene("Scene") { NoteController(nil) }
+            registry.registerScene("Scene") { NoteController("NotTheSavedOne") }
             registry.registerScene("Existing") { NoteController("Existing") }
         }
         #expect(report.restored.map(\.via) == [.restorationClass, .restorationClass, .appDelegate, .existing, .storyboard])
@@ -35,7 +34,11 @@ struct LookupOrderTests {
         #expect(application.window.rootViewController?.children.contains { $0 === existing } == true)
         #expect(!delegate.log.contains("appDelegate Root"), "a restoration class is asked instead of the delegate")
         #expect(!delegate.log.contains("appDelegate Root/ByClass"))
+        #expect(delegate.log.contains("appDelegate Root/Existing"), "the delegate is asked before existing controllers")
         #expect(delegate.log.contains("appDelegate Root/Scene"), "the delegate is asked before the scenes")
+        let scene = try #require(application.window.rootViewController?.children.last)
+        #expect(scene.restorationIdentifier == "Scene", "a scene is instantiated with the saved restoration identifier")
+        #expect(report.notes.isEmpty)
     }
 
     @Test("a restoration class returning nil skips its subtree and asks no one else")
@@ -110,6 +113,70 @@ struct LookupOrderTests {
         let child = try #require(application.window.rootViewController?.children.first as? Other)
         #expect(child.decodeCount == 0)
         #expect(child.note == "")
+        // UIKit sends applicationFinishedRestoringState "after all objects have had a chance to decode
+        // their state" to the objects restored with their state; this one never had its state.
+        #expect(!child.finishedRestoring)
+        #expect((application.window.rootViewController as? NoteController)?.finishedRestoring == true)
+    }
+
+    @Test("a controller returned without the saved identifier is restored with a note that it drops out")
+    func identifierChanged() throws {
+        let root = RestorableNote(restorable: "Root")
+        root.addChild(NoteController("Child", note: "typed"))
+        let (application, _, report) = try relaunch(root) { delegate, _ in
+            delegate.fallback[path("Root/Child")] = { NoteController("Renamed") }
+        }
+        #expect(report.via(path("Root/Child")) == .appDelegate)
+        #expect(report.notes == [
+            "Root/Child came back with restoration identifier 'Renamed' instead of 'Child'; "
+                + "the next preservation will not save it under this path",
+        ])
+        #expect(application.window.restorationPaths == [["Root"], ["Root", "Renamed"]])
+    }
+
+    @Test("a record with an empty path is skipped, not trapped on")
+    func emptyPath() throws {
+        let archive = RestorationArchive(
+            header: ArchiveHeader(buildVersion: "1", timestamp: 0, generation: 1), applicationState: [:],
+            controllers: [
+                ArchivedController(path: [], className: "X", restorationClassName: nil, relationships: [], state: [:]),
+                ArchivedController(
+                    path: [], className: "X", restorationClassName: RestorationRegistry.name(of: RestorableNote.self),
+                    relationships: [.init(.child, "A")], state: [:]),
+            ])
+        let delegate = TestDelegate()
+        let report = try restored(makeApplication(delegate).launch(restoringFrom: archive))
+        #expect(report.restored.isEmpty)
+        #expect(report.skipped.map(\.path) == [[], []])
+        #expect(report.skipped.map(\.reason) == [.emptyPath, .emptyPath])
+        #expect(!delegate.log.contains { $0.hasPrefix("appDelegate") || $0.hasPrefix("restorationClass") })
+    }
+
+    @Test("controllers decode parents first in saved order, all before any finishes restoring")
+    func decodeOrder() throws {
+        let tabs = RestorableNote(restorable: "Tabs")
+        let first = NoteController("First")
+        first.addChild(NoteController("Inner"))
+        tabs.addChild(first)
+        tabs.addChild(NoteController("Second"))
+        first.present(NoteController("Modal"), animated: false)
+        let (_, delegate, report) = try relaunch(tabs) { delegate, _ in
+            delegate.restorationClassReturns[["Tabs"]] = {
+                let made = RestorableNote(restorable: "Tabs")
+                let first = NoteController("First")
+                first.addChild(NoteController("Inner"))
+                made.addChild(first)
+                made.addChild(NoteController("Second"))
+                return made
+            }
+            delegate.fallback[path("Tabs/First/Modal")] = { NoteController("Modal") }
+        }
+        #expect(report.restored.count == 5)
+        let calls = delegate.log.filter { $0.hasPrefix("decode ") || $0.hasPrefix("finished ") }
+        #expect(calls == [
+            "decode Tabs", "decode First", "decode Inner", "decode Modal", "decode Second",
+            "finished Tabs", "finished First", "finished Inner", "finished Modal", "finished Second",
+        ])
     }
 
     @Test("launch calls the delegate in UIKit's order")
@@ -117,7 +184,7 @@ struct LookupOrderTests {
         let root = RestorableNote(restorable: "Root")
         let (application, delegate, _) = try relaunch(root)
         #expect(delegate.log == [
-            "willFinishLaunching", "shouldRestore build=1", "restorationClass Root",
+            "willFinishLaunching", "shouldRestore build=1", "restorationClass Root", "decode Root", "finished Root",
             "didDecode app=delegate-was-here", "didFinishLaunching",
         ])
         let restored = try #require(application.window.rootViewController as? RestorableNote)
@@ -133,7 +200,7 @@ struct LookupOrderTests {
         let delegate = TestDelegate()
         delegate.shouldRestore = false
         let after = makeApplication(delegate)
-        #expect(after.launch(restoringFrom: archive) == .declined)
+        #expect(after.launch(restoringFrom: archive) == .declined(.declined))
         #expect(after.window.rootViewController == nil)
         #expect(delegate.log.last == "didFinishLaunching")
     }

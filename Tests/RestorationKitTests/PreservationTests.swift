@@ -33,10 +33,12 @@ struct PreservationTests {
         root.addChild(second)
         application.window.rootViewController = root
         let error = #expect(throws: PreservationError.self) { try application.preserve(generation: 1, timestamp: 0) }
-        guard case .duplicatePath(let duplicate, let firstClass, let secondClass)? = error else { return }
-        #expect(duplicate == ["Root", "Same"])
-        #expect(firstClass.hasSuffix("First") && secondClass.hasSuffix("Second"))
-        #expect(error?.description.contains("Root/Same") == true)
+        let duplicate = try #require(error)
+        #expect(duplicate.code == .duplicatePath)
+        #expect(duplicate.path == ["Root", "Same"])
+        let classes = try #require(duplicate.classes)
+        #expect(classes.first.hasSuffix("First") && classes.second.hasSuffix("Second"))
+        #expect(duplicate.description.contains("Root/Same"))
     }
 
     @Test("each record holds class, restoration class, relationships and state, parents first")
@@ -67,8 +69,18 @@ struct PreservationTests {
         #expect(archive.controllers[3].restorationClassName == nil)
         #expect(archive.controllers[3].state == ["note": .string("d")])
         #expect(archive.header == ArchiveHeader(buildVersion: "1", timestamp: 99, generation: 7))
-        #expect(archive.applicationState[StateCoder.buildVersionKey] == .string("1"))
+        #expect(archive.applicationState[StateCoder.bundleVersionKey] == .string("1"))
         #expect(archive.applicationState["app"] == .string("delegate-was-here"))
+    }
+
+    @Test("willEncode runs after shouldSave, with the app-level keys, and what it encodes is saved")
+    func willEncode() throws {
+        let delegate = TestDelegate()
+        let application = makeApplication(delegate)
+        application.window.rootViewController = NoteController("Root")
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(delegate.log == ["shouldSave", "willEncode build=1"])
+        #expect(archive.applicationState["willEncode"] == .string("will-encode-was-here"))
     }
 
     @Test("shouldSaveApplicationState returning false preserves nothing")
@@ -78,5 +90,6 @@ struct PreservationTests {
         let application = makeApplication(delegate)
         application.window.rootViewController = NoteController("Root")
         #expect(try application.preserve(generation: 1, timestamp: 0) == nil)
+        #expect(delegate.log == ["shouldSave"], "nothing is encoded after a no")
     }
 }

@@ -23,7 +23,7 @@ extension CheckInApp {
             if tab == selectedTab, tab == .venues { venuesNavigation?.setViewControllers(venueList.map { [$0] } ?? []) }
             tabs?.select(restorationIdentifier: tab == .venues ? RestorationID.venuesNavigation : RestorationID.checkIn)
         case .venue(let id):
-            guard let list = venueList, let row = list.indexOfElement(withModelIdentifier: id) else { return [] }
+            guard let list = venueList, let row = list.row(ofVenue: id) else { return [] }
             list.selectedRow = row
             venuesNavigation?.pushViewController(VenueDetailViewController(venue: list.venues[row]))
         case .checkIn:
@@ -57,7 +57,7 @@ extension CheckInApp {
             modal.form.partySize = size
         case .note:
             guard text.count <= CheckInForm.maximumNoteLength else { throw .tooLong(field: field, maximum: CheckInForm.maximumNoteLength) }
-            modal.form.note = text
+            modal.setNote(text)
         }
         return []
     }

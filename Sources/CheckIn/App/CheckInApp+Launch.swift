@@ -2,19 +2,18 @@ public import RestorationKit
 
 /// Launching from saved state, preserving it, and quitting.
 extension CheckInApp {
-    /// Launches: plans with the candidates, restores the newest valid one (restoring mark set before,
-    /// cleared after) or launches fresh, and reports what happened.
+    /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before,
+    /// cleared after; the app delegate may decline it) or launches fresh, and reports what happened.
+    ///
+    /// An archive that restores no controller into the window is reported as `fresh`, with a note why.
     ///
     /// - Parameters:
     ///   - candidates: Saved state found by the executable: the archive file and the fd store's copy.
     ///   - restoringMark: The restoring mark (a `RestoringMarkFile`; `MemoryRestoringMark` in tests).
-    ///   - forceQuitRecorded: Whether the last instance was force-quit without deleting its state.
     /// - Returns: The report; its `actions` hold what the caller must still do (delete discarded copies).
     @discardableResult
-    public func launch(
-        candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore, forceQuitRecorded: Bool = false
-    ) -> LaunchReport {
-        let start = clock.now
+    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
+        let start = uptime()
         var warnings: [String] = []
         var pending: [LaunchAction] = []
         let markFound: Bool
@@ -24,7 +23,7 @@ extension CheckInApp {
             markFound = false
             warnings.append("could not check the restoring mark: \(error)")
         }
-        let plan = planner.plan(candidates: candidates, restoringMarkFound: markFound, forceQuitRecorded: forceQuitRecorded)
+        let plan = planner.plan(candidates: candidates, restoringMarkFound: markFound)
         nextGeneration = plan.nextGeneration
         warnings += plan.warnings
         perform(plan.actions, restoringMark, &pending, &warnings)
@@ -33,6 +32,7 @@ extension CheckInApp {
         var reason = plan.discardReason
         var restored: [LaunchReport.RestoredPath] = []
         var source: String?
+        var note: String?
         switch plan.decision {
         case .fresh, .discard:
             application.launch(restoringFrom: nil)
@@ -40,22 +40,42 @@ extension CheckInApp {
         case .restore(let archive, let from):
             switch application.launch(restoringFrom: archive) {
             case .restored(let report):
-                perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
-                outcome = .restored
+                if application.isRestoringState {
+                    // Restoration was extended: the mark stays until the last completeStateRestoration().
+                    application.whenStateRestorationCompletes { [self] in
+                        var late: [LaunchAction] = []
+                        var lateWarnings: [String] = []
+                        perform(planner.restorationFinished(), restoringMark, &late, &lateWarnings)
+                        launchReport?.warnings += lateWarnings
+                    }
+                } else {
+                    perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
+                }
                 source = from
                 restored = report.restored.map { .init(path: $0.path.joined(separator: "/"), via: $0.via) }
                 warnings += report.notes
                 warnings += report.skipped.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
-            case .declined, .none:
-                perform(planner.restorationDeclined(reason: .buildMismatch), restoringMark, &pending, &warnings)
-                (outcome, reason) = (.discarded, .buildMismatch)
+                if restored.isEmpty {
+                    outcome = .fresh
+                    let why = report.skipped.first.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
+                    note = "the saved state from \(from) restored no controller into the window"
+                        + (why.map { " (\($0))" } ?? " (it held none)")
+                } else {
+                    outcome = .restored
+                }
+            case .declined(let declined):
+                perform(planner.restorationDeclined(reason: declined), restoringMark, &pending, &warnings)
+                (outcome, reason) = (.discarded, declined)
+            case .none:
+                perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
             }
         }
         modal?.form.resume(camera: camera)
 
         let report = LaunchReport(
             outcome: outcome, discardReason: reason, restored: restored, presentedPath: presentedPath,
-            duration: clock.now - start, source: source, verdicts: plan.verdicts, actions: pending, warnings: warnings)
+            duration: uptime() - start, source: source, verdicts: plan.verdicts, actions: pending, warnings: warnings,
+            note: note)
         launchReport = report
         return report
     }
@@ -65,7 +85,7 @@ extension CheckInApp {
     /// - Returns: The bytes, their generation (each call's is larger) and how long it took.
     /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
     public func preserve() throws(PreservationError) -> Preservation {
-        let start = clock.now
+        let start = uptime()
         guard let archive = try application.preserve(generation: nextGeneration, timestamp: wallClock()) else {
             throw .declinedByDelegate
         }
@@ -77,7 +97,7 @@ extension CheckInApp {
         }
         nextGeneration += 1
         return Preservation(
-            bytes: bytes, generation: archive.header.generation, duration: clock.now - start,
+            bytes: bytes, generation: archive.header.generation, duration: uptime() - start,
             warning: limits.soft < bytes.count ? "restoration archive is \(bytes.count) bytes, over the soft limit of \(limits.soft)" : nil)
     }
 

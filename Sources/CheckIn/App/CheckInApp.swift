@@ -21,7 +21,7 @@ public final class CheckInApp {
     let application: Application
     let delegate: CheckInAppDelegate
     let limits: ArchiveLimits
-    let clock = ContinuousClock()
+    let uptime: @Sendable () -> Duration
     let wallClock: @Sendable () -> UInt64
     var planner: LaunchPlanner
     var nextGeneration: UInt64 = 1
@@ -34,14 +34,17 @@ public final class CheckInApp {
     ///   - venues: The venue catalog (the app's data model).
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
+    ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
     public init(
         buildNumber: String, camera: PermissionState, venues: [Venue] = Venue.catalog,
-        limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds
+        limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
+        uptime: @escaping @Sendable () -> Duration = WallClock.uptime
     ) {
         self.buildNumber = buildNumber
         self.camera = camera
         self.limits = limits
         self.wallClock = wallClock
+        self.uptime = uptime
         delegate = CheckInAppDelegate(buildNumber: buildNumber, venues: venues)
         var registry = RestorationRegistry()
         for restorationClass: any ViewControllerRestoration.Type in [
@@ -51,7 +54,7 @@ public final class CheckInApp {
             registry.register(restorationClass)
         }
         application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
-        planner = LaunchPlanner(currentBuild: buildNumber, limits: limits)
+        planner = LaunchPlanner(limits: limits)
     }
 
     /// Where the app is in its life.
@@ -85,4 +88,9 @@ public enum WallClock {
     @Sendable public static func microseconds() -> UInt64 {
         UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
     }
+
+    private static let origin = ContinuousClock.now
+
+    /// The time since the first use, on the continuous (monotonic) clock.
+    @Sendable public static func uptime() -> Duration { ContinuousClock.now - origin }
 }

@@ -56,6 +56,10 @@ public enum RestorationID {
     public static let venuesNavigation = "VenuesNavigationController"
     /// The venue list.
     public static let venueList = "VenueListViewController"
+    /// The venue list's table view.
+    public static let venueTable = "VenueTableView"
+    /// The check-in modal's note.
+    public static let noteView = "NoteTextView"
     /// A venue's detail, pushed from the list.
     public static let venueDetail = "VenueDetailViewController"
 }

@@ -38,6 +38,8 @@ public struct LaunchReport: Equatable, Sendable {
     public var actions: [LaunchAction]
     /// Things worth logging: size warnings, skipped paths, restoration notes, mark I/O failures.
     public var warnings: [String]
+    /// Why a launch that had saved state is nonetheless `fresh` (it restored nothing), else nil.
+    public var note: String? = nil
 
     /// How many controllers were restored (RESTORED_COUNT).
     public var restoredCount: Int { restored.count }

@@ -5,7 +5,6 @@ final class CheckInModalViewController: ViewController, ViewControllerRestoratio
     private enum Key {
         static let venue = "venue"
         static let partySize = "partySize"
-        static let note = "note"
         static let step = "step"
     }
 
@@ -14,12 +13,29 @@ final class CheckInModalViewController: ViewController, ViewControllerRestoratio
 
     var form = CheckInForm()
     let overlay = OverlayView()
+    /// The note's text view: it saves the note and the caret itself (the modal does not).
+    let noteView = TextView()
 
     override init() {
         super.init()
         restorationIdentifier = RestorationID.modal
         restorationClass = CheckInModalViewController.self
         title = "Check In"
+        noteView.restorationIdentifier = RestorationID.noteView
+        view.addSubview(noteView)
+    }
+
+    /// Replaces the note, with the caret at its end.
+    func setNote(_ text: String) {
+        form.note = text
+        noteView.text = text
+        noteView.selectedRange = text.count..<text.count
+    }
+
+    /// The note comes back in the text view, which decodes after this controller: take it from there.
+    override func applicationFinishedRestoringState() {
+        super.applicationFinishedRestoringState()
+        form.note = noteView.text
     }
 
     /// Moving into its navigation controller makes that one present with this modal's custom transition.
@@ -35,7 +51,6 @@ final class CheckInModalViewController: ViewController, ViewControllerRestoratio
         super.encodeRestorableState(with: &coder)
         coder.encode(form.venue, forKey: Key.venue)
         coder.encode(form.partySize, forKey: Key.partySize)
-        coder.encode(form.note, forKey: Key.note)
         coder.encode(form.step.rawValue, forKey: Key.step)
     }
 
@@ -43,7 +58,6 @@ final class CheckInModalViewController: ViewController, ViewControllerRestoratio
         super.decodeRestorableState(with: coder)
         form.venue = coder.decodeString(forKey: Key.venue) ?? ""
         if let size = coder.decodeInt(forKey: Key.partySize), CheckInForm.partySizes.contains(size) { form.partySize = size }
-        form.note = coder.decodeString(forKey: Key.note) ?? ""
         form.step = coder.decodeString(forKey: Key.step).flatMap(CheckInForm.Step.init(rawValue:)) ?? .details
     }
 

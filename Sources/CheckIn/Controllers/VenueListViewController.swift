@@ -1,6 +1,7 @@
 internal import RestorationKit
 
-/// The venue list: a table whose selection and scroll position are saved by venue id.
+/// The venue list: its table view saves the selection and scroll position by venue id, through this
+/// controller's model association (the table view's data source, as in UIKit).
 final class VenueListViewController: TableViewController, DataSourceModelAssociation {
     let venues: [Venue]
 
@@ -8,15 +9,23 @@ final class VenueListViewController: TableViewController, DataSourceModelAssocia
         self.venues = venues
         super.init()
         restorationIdentifier = RestorationID.venueList
+        tableView.restorationIdentifier = RestorationID.venueTable
         title = "Venues"
     }
 
     /// The selected venue.
     var selectedVenue: Venue? { selectedRow.flatMap { venues.indices.contains($0) ? venues[$0] : nil } }
 
-    func modelIdentifier(forElementAt index: Int) -> String? { venues.indices.contains(index) ? venues[index].id : nil }
+    /// The row of the venue `id`, if it is in the list.
+    func row(ofVenue id: String) -> Int? { venues.firstIndex { $0.id == id } }
 
-    func indexOfElement(withModelIdentifier identifier: String) -> Int? { venues.firstIndex { $0.id == identifier } }
+    func modelIdentifier(forElementAt indexPath: IndexPath, in view: View) -> String? {
+        indexPath.section == 0 && venues.indices.contains(indexPath.row) ? venues[indexPath.row].id : nil
+    }
+
+    func indexPathForElement(withModelIdentifier identifier: String, in view: View) -> IndexPath? {
+        row(ofVenue: identifier).map { IndexPath(row: $0, section: 0) }
+    }
 }
 
 /// One venue, pushed from the list; restored by its restoration class while the venue still exists.

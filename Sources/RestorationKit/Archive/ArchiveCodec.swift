@@ -3,28 +3,31 @@
 /// Layout (integers little-endian, strings as a 32-bit length and UTF-8 bytes):
 ///
 ///     0   4  magic "RLRA"
-///     4   2  format version (1)
+///     4   2  format version (2; version 1 is still read)
 ///     6   2  flags (0)
 ///     8   4  payload length
 ///     12  4  CRC-32 of bytes 4..<12 followed by the payload
 ///     16  …  payload: generation u64, timestamp u64 (µs since the epoch), build version,
-///            application state, controller count u32, controllers
+///            application state, controller count u32, controllers, then (version 2) object count
+///            u32, objects
 ///
 /// A state dictionary is a count and, sorted by key, key + tag + value; a controller is its path
 /// (a count of strings), class, restoration class (flag + string), relationships (a count of
-/// kind + identifier) and state. The same archive always encodes to the same bytes.
+/// kind + identifier), state and (version 2) views (a count of identifier + class + state); an
+/// object is its path, restoration class (flag + string) and state. The same archive always
+/// encodes to the same bytes.
 public enum ArchiveCodec {
     /// The four bytes every archive starts with.
     public static let magic: [UInt8] = Array("RLRA".utf8)
-    /// The format version this build writes and reads.
-    public static let formatVersion: UInt16 = 1
+    /// The format version this build writes; it reads this one and every earlier one.
+    public static let formatVersion: UInt16 = 2
     /// The size of the fixed prefix (magic, version, flags, length, checksum).
     public static let prefixSize = 16
 
     /// The bytes of `archive`.
     ///
     /// - Parameters:
-    ///   - archive: What to encode; its header's format version is ignored (this build writes version 1).
+    ///   - archive: What to encode; its header's format version is ignored (this build writes `formatVersion`).
     ///   - limits: Over `limits.hard` the archive is refused.
     /// - Returns: The archive's bytes.
     /// - Throws: `ArchiveError.tooLarge` when the bytes would be over the hard limit.
@@ -41,6 +44,8 @@ public enum ArchiveCodec {
         ArchiveFields.write(archive.applicationState, to: &writer)
         writer.append(UInt32(archive.controllers.count))
         for controller in archive.controllers { ArchiveFields.write(controller, to: &writer) }
+        writer.append(UInt32(archive.objects.count))
+        for object in archive.objects { ArchiveFields.write(object, to: &writer) }
 
         let count = writer.bytes.count
         guard count <= limits.hard else { throw .tooLarge(byteCount: count, limit: limits.hard) }
@@ -67,7 +72,7 @@ public enum ArchiveCodec {
 
         var prefix = ByteReader(bytes, offset: magic.count)
         let version = try prefix.readUInt16("format version")
-        guard version == formatVersion else { throw .unsupportedVersion(found: version, supported: formatVersion) }
+        guard version >= 1, version <= formatVersion else { throw .unsupportedVersion(found: version, supported: formatVersion) }
         _ = try prefix.readUInt16("flags")
         let payloadLength = Int(try prefix.readUInt32("payload length"))
         let storedChecksum = try prefix.readUInt32("checksum")

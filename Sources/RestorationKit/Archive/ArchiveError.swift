@@ -1,25 +1,93 @@
-/// Why an archive could not be read (or written): each case names the fault and what to do.
-public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The first four bytes are not the archive magic `RLRA`.
-    case badMagic(found: [UInt8])
-    /// The format version is not one this build reads.
-    case unsupportedVersion(found: UInt16, supported: UInt16)
-    /// The payload's CRC-32 does not match the one in the header.
-    case badChecksum(expected: UInt32, actual: UInt32)
-    /// The bytes end before the archive does.
-    case truncated(needed: Int, available: Int)
-    /// There are bytes after the end of the archive.
-    case trailingBytes(count: Int)
-    /// The checksum matched but the payload does not parse (a writer bug or a forged file).
-    case malformed(offset: Int, detail: String)
-    /// The archive was written by another build.
-    case buildMismatch(archived: String, current: String)
-    /// The archive is over the hard size limit.
-    case tooLarge(byteCount: Int, limit: Int)
+/// Why an archive could not be read (or written): a `code` to switch on and a description that
+/// names the fault and what to do.
+///
+/// A struct over a private enum, as swift-service-lifecycle's `ServiceGroupError`: a new kind of
+/// fault is a new static `Code`, which breaks no user's `switch`.
+public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of fault, without its details.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        fileprivate enum Value: String, Hashable, Sendable {
+            case badMagic, unsupportedVersion, badChecksum, truncated, trailingBytes, malformed, buildMismatch, tooLarge
+        }
+
+        fileprivate let value: Value
+
+        /// The first four bytes are not the archive magic `RLRA`.
+        public static let badMagic = Code(value: .badMagic)
+        /// The format version is not one this build reads.
+        public static let unsupportedVersion = Code(value: .unsupportedVersion)
+        /// The payload's CRC-32 does not match the one in the header.
+        public static let badChecksum = Code(value: .badChecksum)
+        /// The bytes end before the archive does.
+        public static let truncated = Code(value: .truncated)
+        /// There are bytes after the end of the archive.
+        public static let trailingBytes = Code(value: .trailingBytes)
+        /// The checksum matched but the payload does not parse (a writer bug or a forged file).
+        public static let malformed = Code(value: .malformed)
+        /// The archive was written by another build than the one the reader expected.
+        public static let buildMismatch = Code(value: .buildMismatch)
+        /// The archive is over the hard size limit.
+        public static let tooLarge = Code(value: .tooLarge)
+
+        /// The code's name (`"badChecksum"`).
+        public var description: String { value.rawValue }
+    }
+
+    private enum Detail: Hashable, Sendable {
+        case badMagic(found: [UInt8])
+        case unsupportedVersion(found: UInt16, supported: UInt16)
+        case badChecksum(expected: UInt32, actual: UInt32)
+        case truncated(needed: Int, available: Int)
+        case trailingBytes(count: Int)
+        case malformed(offset: Int, detail: String)
+        case buildMismatch(archived: String, current: String)
+        case tooLarge(byteCount: Int, limit: Int)
+    }
+
+    private let detail: Detail
+
+    private init(_ detail: Detail) { self.detail = detail }
+
+    /// The first four bytes are `found`, not the archive magic `RLRA`.
+    public static func badMagic(found: [UInt8]) -> ArchiveError { .init(.badMagic(found: found)) }
+    /// The format version `found` is not the `supported` one.
+    public static func unsupportedVersion(found: UInt16, supported: UInt16) -> ArchiveError {
+        .init(.unsupportedVersion(found: found, supported: supported))
+    }
+    /// The header's checksum `expected` does not match the payload's `actual` one.
+    public static func badChecksum(expected: UInt32, actual: UInt32) -> ArchiveError {
+        .init(.badChecksum(expected: expected, actual: actual))
+    }
+    /// `needed` bytes were needed, only `available` are there.
+    public static func truncated(needed: Int, available: Int) -> ArchiveError { .init(.truncated(needed: needed, available: available)) }
+    /// `count` bytes follow the end of the archive.
+    public static func trailingBytes(count: Int) -> ArchiveError { .init(.trailingBytes(count: count)) }
+    /// The payload does not parse at byte `offset`.
+    public static func malformed(offset: Int, detail: String) -> ArchiveError { .init(.malformed(offset: offset, detail: detail)) }
+    /// Written by build `archived`, read by a reader that expected build `current`.
+    public static func buildMismatch(archived: String, current: String) -> ArchiveError {
+        .init(.buildMismatch(archived: archived, current: current))
+    }
+    /// `byteCount` bytes is over the hard `limit`.
+    public static func tooLarge(byteCount: Int, limit: Int) -> ArchiveError { .init(.tooLarge(byteCount: byteCount, limit: limit)) }
+
+    /// The kind of fault.
+    public var code: Code {
+        switch detail {
+        case .badMagic: .badMagic
+        case .unsupportedVersion: .unsupportedVersion
+        case .badChecksum: .badChecksum
+        case .truncated: .truncated
+        case .trailingBytes: .trailingBytes
+        case .malformed: .malformed
+        case .buildMismatch: .buildMismatch
+        case .tooLarge: .tooLarge
+        }
+    }
 
     /// The contract's REASON for discarding an archive that failed this way.
     public var discardReason: DiscardReason {
-        switch self {
+        switch detail {
         case .badMagic, .badChecksum, .truncated, .trailingBytes, .malformed: .corrupt
         case .unsupportedVersion: .unsupportedFormat
         case .buildMismatch: .buildMismatch
@@ -30,7 +98,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What went wrong and what to do, in one line.
     public var description: String {
         let what: String
-        switch self {
+        switch detail {
         case .badMagic(let found):
             let hex = found.map { String($0, radix: 16) }.joined(separator: " ")
             what = "not a restoration archive (magic is [\(hex)], expected \"RLRA\")"
@@ -53,34 +121,4 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     private func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
-}
-
-/// Why saved state was thrown away instead of restored, as CONTRACT.md names the journal's REASON.
-public enum DiscardReason: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
-    /// The archive was written by another build of the app.
-    case buildMismatch = "build-mismatch"
-    /// The last launch crashed while restoring (the restoring mark was still there).
-    case crashedDuringRestore = "crashed-during-restore"
-    /// The user force-quit the app, which discards its saved state.
-    case forceQuit = "force-quit"
-    /// The archive is damaged: bad magic, bad checksum, truncated or malformed.
-    case corrupt
-    /// The archive's format version is one this build cannot read.
-    case unsupportedFormat = "unsupported-format"
-    /// The archive is over the hard size limit.
-    case tooLarge = "too-large"
-
-    /// The contract's REASON string.
-    public var description: String { rawValue }
-
-    /// How far reading got before it failed; among invalid candidates the furthest one names the reason.
-    var readingProgress: Int {
-        switch self {
-        case .buildMismatch: 4
-        case .unsupportedFormat: 3
-        case .tooLarge: 2
-        case .corrupt: 1
-        case .crashedDuringRestore, .forceQuit: 0
-        }
-    }
 }

@@ -42,6 +42,28 @@ enum ArchiveFields {
             writer.append(relationship.identifier)
         }
         write(controller.state, to: &writer)
+        writer.append(UInt32(controller.views.count))
+        for view in controller.views {
+            writer.append(view.identifier)
+            writer.append(view.className)
+            write(view.state, to: &writer)
+        }
+    }
+
+    static func write(_ object: ArchivedObject, to writer: inout ByteWriter) {
+        writer.append(UInt32(object.path.count))
+        for identifier in object.path { writer.append(identifier) }
+        writeOptional(object.restorationClassName, to: &writer)
+        write(object.state, to: &writer)
+    }
+
+    private static func writeOptional(_ text: String?, to writer: inout ByteWriter) {
+        if let text {
+            writer.append(UInt8(1))
+            writer.append(text)
+        } else {
+            writer.append(UInt8(0))
+        }
     }
 
     // MARK: Reading
@@ -55,8 +77,13 @@ enum ArchiveFields {
         let count = try reader.readCount("controller count", minimumItemSize: 14)
         var controllers: [ArchivedController] = []
         controllers.reserveCapacity(count)
-        for _ in 0..<count { controllers.append(try readController(from: &reader)) }
-        return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers)
+        for _ in 0..<count { controllers.append(try readController(from: &reader, formatVersion: formatVersion)) }
+        var objects: [ArchivedObject] = []
+        if formatVersion >= 2 {
+            let objectCount = try reader.readCount("object count", minimumItemSize: 9)
+            for _ in 0..<objectCount { objects.append(try readObject(from: &reader)) }
+        }
+        return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers, objects: objects)
     }
 
     static func readState(from reader: inout ByteReader) throws(ArchiveError) -> [String: StateValue] {
@@ -91,7 +118,7 @@ enum ArchiveFields {
         }
     }
 
-    static func readController(from reader: inout ByteReader) throws(ArchiveError) -> ArchivedController {
+    static func readController(from reader: inout ByteReader, formatVersion: UInt16) throws(ArchiveError) -> ArchivedController {
         let start = reader.offset
         let depth = try reader.readCount("path length", minimumItemSize: 4)
         guard depth > 0 else { throw reader.fault(at: start, "a controller's path is empty") }
@@ -114,8 +141,32 @@ enum ArchiveFields {
             relationships.append(ArchivedRelationship(kind, try reader.readString("relationship identifier")))
         }
         let state = try readState(from: &reader)
+        var views: [ArchivedView] = []
+        if formatVersion >= 2 {
+            let viewCount = try reader.readCount("view count", minimumItemSize: 12)
+            for _ in 0..<viewCount {
+                let identifier = try reader.readString("view identifier")
+                let viewClass = try reader.readString("view class")
+                views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader)))
+            }
+        }
         return ArchivedController(
             path: path, className: className, restorationClassName: restorationClassName,
-            relationships: relationships, state: state)
+            relationships: relationships, state: state, views: views)
+    }
+
+    static func readObject(from reader: inout ByteReader) throws(ArchiveError) -> ArchivedObject {
+        let start = reader.offset
+        let depth = try reader.readCount("object path length", minimumItemSize: 4)
+        guard depth > 0 else { throw reader.fault(at: start, "an object's path is empty") }
+        var path: [String] = []
+        for _ in 0..<depth { path.append(try reader.readString("object path identifier")) }
+        var restorationClassName: String?
+        switch try reader.readUInt8("object restoration class flag") {
+        case 0: restorationClassName = nil
+        case 1: restorationClassName = try reader.readString("object restoration class name")
+        case let flag: throw reader.fault(at: reader.offset - 1, "object restoration class flag is \(flag), not 0 or 1")
+        }
+        return ArchivedObject(path: path, restorationClassName: restorationClassName, state: try readState(from: &reader))
     }
 }

@@ -8,12 +8,18 @@ public struct RestorationArchive: Equatable, Sendable {
     public var applicationState: [String: StateValue]
     /// One record per preserved controller, parents before their children.
     public var controllers: [ArchivedController]
+    /// One record per preserved object that is not a controller or a view (`StateRestoring`).
+    public var objects: [ArchivedObject]
 
     /// An archive of the given parts.
-    public init(header: ArchiveHeader, applicationState: [String: StateValue], controllers: [ArchivedController]) {
+    public init(
+        header: ArchiveHeader, applicationState: [String: StateValue], controllers: [ArchivedController],
+        objects: [ArchivedObject] = []
+    ) {
         self.header = header
         self.applicationState = applicationState
         self.controllers = controllers
+        self.objects = objects
     }
 }
 
@@ -49,16 +55,53 @@ public struct ArchivedController: Equatable, Sendable {
     public var relationships: [ArchivedRelationship]
     /// What the controller encoded in `encodeRestorableState(with:)`.
     public var state: [String: StateValue]
+    /// Its views that have restoration identifiers, depth first.
+    public var views: [ArchivedView]
 
     /// A record of the given parts.
     public init(
         path: [String], className: String, restorationClassName: String?,
-        relationships: [ArchivedRelationship], state: [String: StateValue]
+        relationships: [ArchivedRelationship], state: [String: StateValue], views: [ArchivedView] = []
     ) {
         self.path = path
         self.className = className
         self.restorationClassName = restorationClassName
         self.relationships = relationships
+        self.state = state
+        self.views = views
+    }
+}
+
+/// One preserved view, inside its controller's record.
+public struct ArchivedView: Equatable, Sendable {
+    /// Its restoration identifier, unique among its controller's views.
+    public var identifier: String
+    /// Its class (module-qualified); a view of another class at restoration is not decoded.
+    public var className: String
+    /// What it encoded in `encodeRestorableState(with:)`.
+    public var state: [String: StateValue]
+
+    /// A record of the given parts.
+    public init(identifier: String, className: String, state: [String: StateValue]) {
+        self.identifier = identifier
+        self.className = className
+        self.state = state
+    }
+}
+
+/// One preserved object that is neither a controller nor a view (`UIStateRestoring`).
+public struct ArchivedObject: Equatable, Sendable {
+    /// Its restoration path: its restoration parent's path (if any) and its identifier.
+    public var path: [String]
+    /// The name of its object restoration class, if it has one.
+    public var restorationClassName: String?
+    /// What it encoded in `encodeRestorableState(with:)`.
+    public var state: [String: StateValue]
+
+    /// A record of the given parts.
+    public init(path: [String], restorationClassName: String?, state: [String: StateValue]) {
+        self.path = path
+        self.restorationClassName = restorationClassName
         self.state = state
     }
 }

@@ -22,22 +22,65 @@ struct Preserver {
         classesByPath[path] = controller.className
 
         var coder = StateCoder()
+        // UIKit's view controller saves a reference to the storyboard it came from.
+        if let storyboard = controller.storyboard, let id = controller.storyboardIdentifier {
+            coder.encode(storyboard.name, forKey: StateCoder.storyboardKey)
+            coder.encode(id, forKey: StateCoder.storyboardIdentifierKey)
+        }
         controller.encodeRestorableState(with: &coder)
         records.append(
             ArchivedController(
                 path: path,
                 className: controller.className,
                 restorationClassName: controller.restorationClass.map(RestorationRegistry.name(of:)),
-                relationships: Self.relationships(of: controller),
-                state: coder.values))
+                relationships: Self.relationships(of: controller, encoded: coder.encodedControllers),
+                state: coder.values,
+                views: try Self.views(of: controller, at: path)))
 
-        for child in controller.children { try visit(child, parentPath: path) }
+        for child in Self.preservedChildren(of: controller, encoded: coder.encodedControllers) {
+            try visit(child, parentPath: path)
+        }
         if let presented = controller.presentedViewController { try visit(presented, parentPath: path) }
     }
 
-    private static func relationships(of controller: ViewController) -> [ArchivedRelationship] {
+    /// The built-in containers' children are preserved automatically; a custom container's only when
+    /// it encodes them (`StateCoder.encode(_:forKey:)`), as in UIKit.
+    static func preservedChildren(of controller: ViewController, encoded: [ViewController]) -> [ViewController] {
+        if isBuiltInContainer(controller) { return controller.children }
+        var seen: [ObjectIdentifier] = []
+        return encoded.filter { child in
+            guard child !== controller, !seen.contains(ObjectIdentifier(child)) else { return false }
+            seen.append(ObjectIdentifier(child))
+            return true
+        }
+    }
+
+    /// Navigation and tab bar controllers (and their subclasses).
+    static func isBuiltInContainer(_ controller: ViewController) -> Bool {
+        controller is NavigationController || controller is TabBarController
+    }
+
+    /// The controller's views that have restoration identifiers (only a preserved controller's views are).
+    private static func views(of controller: ViewController, at path: [String]) throws(PreservationError) -> [ArchivedView] {
+        var views: [ArchivedView] = []
+        var classes: [String: String] = [:]
+        for view in controller.view.restorableViews {
+            guard let identifier = view.restorationIdentifier else { continue }
+            let className = String(reflecting: type(of: view))
+            if let first = classes[identifier] {
+                throw .duplicatePath(path: path + [identifier], firstClass: first, secondClass: className)
+            }
+            classes[identifier] = className
+            var coder = StateCoder()
+            view.encodeRestorableState(with: &coder)
+            views.append(ArchivedView(identifier: identifier, className: className, state: coder.values))
+        }
+        return views
+    }
+
+    private static func relationships(of controller: ViewController, encoded: [ViewController]) -> [ArchivedRelationship] {
         let childKind: ArchivedRelationship.Kind = controller is NavigationController ? .pushed : .child
-        var relationships = controller.children.compactMap { child in
+        var relationships = preservedChildren(of: controller, encoded: encoded).compactMap { child in
             child.restorationIdentifier.map { ArchivedRelationship(childKind, $0) }
         }
         if let tabs = controller as? TabBarController, let selected = tabs.selectedViewController?.restorationIdentifier {
@@ -50,25 +93,3 @@ struct Preserver {
     }
 }
 
-/// Why the hierarchy could not be preserved.
-public enum PreservationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Two controllers have the same restoration path.
-    case duplicatePath(path: [String], firstClass: String, secondClass: String)
-    /// The archive would be over the hard size limit.
-    case archive(ArchiveError)
-    /// The app delegate's `shouldSaveApplicationState` returned false.
-    case declinedByDelegate
-
-    /// What went wrong and what to do, in one line.
-    public var description: String {
-        switch self {
-        case .duplicatePath(let path, let first, let second):
-            "cannot preserve state: \(first) and \(second) both have the restoration path "
-                + "'\(path.joined(separator: "/"))'; give one of them another restorationIdentifier"
-        case .archive(let error):
-            "cannot preserve state: \(error)"
-        case .declinedByDelegate:
-            "state was not preserved: the app delegate's shouldSaveApplicationState returned false"
-        }
-    }
-}

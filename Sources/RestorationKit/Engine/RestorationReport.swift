@@ -1,5 +1,5 @@
 /// What a restoration did: for every saved path, how its controller was found or why it was skipped.
-public struct RestorationReport: Equatable, Sendable {
+public struct RestorationReport: Hashable, Sendable {
     /// Where a restored controller came from, in the order restoration asks.
     public enum Via: String, Sendable, CaseIterable {
         /// Its restoration class returned it.
@@ -13,7 +13,7 @@ public struct RestorationReport: Equatable, Sendable {
     }
 
     /// One controller that came back.
-    public struct Restored: Equatable, Sendable {
+    public struct Restored: Hashable, Sendable {
         /// Its restoration path.
         public var path: [String]
         /// How it was found.
@@ -22,20 +22,49 @@ public struct RestorationReport: Equatable, Sendable {
         public var decoded: Bool
     }
 
-    /// Why a saved path did not come back.
-    public enum SkipReason: Equatable, Sendable {
+    /// Why a saved path did not come back (a struct, so that a new reason breaks no user's `switch`).
+    public struct SkipReason: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case restorationClassReturnedNil
+            case restorationClassNotRegistered(String)
+            case notFound
+            case ancestorSkipped
+            case notInWindow
+            case emptyPath
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) { self.value = value }
+
         /// Its restoration class returned nil (its subtree is skipped too).
-        case restorationClassReturnedNil
-        /// Its restoration class is not in the application's registry.
-        case restorationClassNotRegistered(String)
+        public static let restorationClassReturnedNil = SkipReason(.restorationClassReturnedNil)
+        /// Its restoration class, named `name`, is not in the application's registry.
+        public static func restorationClassNotRegistered(_ name: String) -> SkipReason { .init(.restorationClassNotRegistered(name)) }
         /// Nothing returned or had a controller for it.
-        case notFound
+        public static let notFound = SkipReason(.notFound)
         /// An ancestor was skipped.
-        case ancestorSkipped
+        public static let ancestorSkipped = SkipReason(.ancestorSkipped)
+        /// A controller was found for it but did not reach the window's hierarchy by the end of the launch.
+        public static let notInWindow = SkipReason(.notInWindow)
+        /// The record has no path (a hand-made archive); nothing can be looked up for it.
+        public static let emptyPath = SkipReason(.emptyPath)
+
+        /// Why, in words.
+        public var description: String {
+            switch value {
+            case .restorationClassReturnedNil: "its restoration class returned nil"
+            case .restorationClassNotRegistered(let name): "its restoration class \(name) is not registered"
+            case .notFound: "no restoration class, app delegate, existing controller or storyboard had it"
+            case .ancestorSkipped: "a controller above it was not restored"
+            case .notInWindow: "it was found but never reached the window's hierarchy"
+            case .emptyPath: "its record has an empty restoration path"
+            }
+        }
     }
 
     /// One saved path that did not come back.
-    public struct Skipped: Equatable, Sendable {
+    public struct Skipped: Hashable, Sendable {
         /// Its restoration path.
         public var path: [String]
         /// Why.
@@ -48,6 +77,8 @@ public struct RestorationReport: Equatable, Sendable {
     public var skipped: [Skipped] = []
     /// The paths of controllers presented again, parents first.
     public var presented: [[String]] = []
+    /// The paths of restored objects that are not controllers or views, parents first.
+    public var restoredObjects: [[String]] = []
     /// What went wrong without stopping restoration (a class mismatch, a presenter not in the window).
     public var notes: [String] = []
 

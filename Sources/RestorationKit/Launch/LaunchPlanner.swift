@@ -2,12 +2,14 @@
 /// what the caller must do around that (a value-type state machine; test it with plain values).
 ///
 /// The rules, as iOS applies them:
-/// - a force quit discards saved state (`force-quit`);
 /// - the restoring mark left by a launch that died while restoring discards it (`crashed-during-restore`);
-/// - otherwise the newest valid candidate by generation is restored, with the mark set before and
-///   cleared after (`restorationFinished()`);
-/// - when no candidate is valid, the reason is the one of the candidate read furthest
-///   (`build-mismatch`, then `unsupported-format`, `too-large`, `corrupt`), ties to the newer one.
+/// - otherwise the newest readable candidate by generation is restored, with the mark set before and
+///   cleared after (`restorationFinished()`); which build wrote it is for the app delegate to judge
+///   (`restorationDeclined(reason:)`), as UIKit leaves it to `shouldRestoreApplicationState`;
+/// - when no candidate is readable, the reason is the one of the candidate read furthest
+///   (`unsupported-format`, then `too-large`, `corrupt`), ties to the newer one.
+///
+/// A force quit discards saved state when it happens (`forceQuit()`), so no later launch has to know of it.
 public struct LaunchPlanner: Sendable {
     private enum State: Sendable {
         case idle
@@ -15,15 +17,12 @@ public struct LaunchPlanner: Sendable {
         case done
     }
 
-    /// The running build; an archive from another build is discarded.
-    public let currentBuild: String
     /// The size limits candidates are read with.
     public let limits: ArchiveLimits
     private var state = State.idle
 
-    /// A planner for `currentBuild`.
-    public init(currentBuild: String, limits: ArchiveLimits = .default) {
-        self.currentBuild = currentBuild
+    /// A planner that reads candidates with `limits`.
+    public init(limits: ArchiveLimits = .default) {
         self.limits = limits
     }
 
@@ -33,11 +32,8 @@ public struct LaunchPlanner: Sendable {
     ///   - candidates: Up to a few copies of saved state (the file and the fd store's copy); ties in
     ///     generation go to the first given.
     ///   - restoringMarkFound: Whether the restoring mark is there (the last restore never finished).
-    ///   - forceQuitRecorded: Whether the last instance was force-quit without deleting its state.
     /// - Returns: The decision, the actions to run first and what each candidate was found to be.
-    public mutating func plan(
-        candidates: [ArchiveCandidate], restoringMarkFound: Bool, forceQuitRecorded: Bool = false
-    ) -> LaunchPlan {
+    public mutating func plan(candidates: [ArchiveCandidate], restoringMarkFound: Bool) -> LaunchPlan {
         let judged = candidates.map(judge)
         let verdicts = judged.map(\.verdict)
         let valid = judged.compactMap { entry in entry.verdict.isValid ? entry.archive.map { (entry.verdict.source, $0) } : nil }
@@ -48,10 +44,9 @@ public struct LaunchPlanner: Sendable {
             warnings: verdicts.compactMap(\.warning))
         state = .done
 
-        if forceQuitRecorded || restoringMarkFound {
-            let reason: DiscardReason = forceQuitRecorded ? .forceQuit : .crashedDuringRestore
-            plan.decision = .discard(reason)
-            plan.actions = [.discardSavedState(reason)] + (restoringMarkFound ? [.clearRestoringMark] : [])
+        if restoringMarkFound {
+            plan.decision = .discard(.crashedDuringRestore)
+            plan.actions = [.discardSavedState(.crashedDuringRestore), .clearRestoringMark]
         } else if let newest = valid.max(by: { $0.1.header.generation < $1.1.header.generation }) {
             plan.decision = .restore(newest.1, source: newest.0)
             plan.actions = [.setRestoringMark]
@@ -72,8 +67,9 @@ public struct LaunchPlanner: Sendable {
 
     /// The actions when the app delegate declined the planned archive: clear the mark and discard it.
     ///
-    /// - Parameter reason: Why the delegate declined; an app that compares builds declines for `build-mismatch`.
-    public mutating func restorationDeclined(reason: DiscardReason = .buildMismatch) -> [LaunchAction] {
+    /// - Parameter reason: Why: `build-mismatch` when the archive came from another build, else `declined`
+    ///   (`Application.RestorationOutcome.declined` carries it).
+    public mutating func restorationDeclined(reason: DiscardReason) -> [LaunchAction] {
         guard case .restoring = state else { return [] }
         state = .done
         return [.clearRestoringMark, .discardSavedState(reason)]
@@ -90,9 +86,6 @@ public struct LaunchPlanner: Sendable {
             archive = decoded.archive
             verdict.header = decoded.archive.header
             verdict.warning = decoded.warning.map { "\(candidate.source): \($0)" }
-            if decoded.archive.header.buildVersion != currentBuild {
-                verdict.error = .buildMismatch(archived: decoded.archive.header.buildVersion, current: currentBuild)
-            }
         } catch {
             verdict.error = error
         }

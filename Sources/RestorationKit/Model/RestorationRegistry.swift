@@ -5,6 +5,8 @@
 public struct RestorationRegistry {
     private var classes: [String: any ViewControllerRestoration.Type] = [:]
     private var scenes: [String: () -> ViewController] = [:]
+    private var storyboards: [String: Storyboard] = [:]
+    private var objectClasses: [String: any ObjectRestoration.Type] = [:]
 
     /// An empty registry.
     public init() {}
@@ -24,6 +26,23 @@ public struct RestorationRegistry {
         scenes[identifier] = make
     }
 
+    /// Makes the object restoration class `objectClass` findable by the name preservation records for it.
+    public mutating func register(_ objectClass: any ObjectRestoration.Type) {
+        objectClasses[String(reflecting: objectClass)] = objectClass
+    }
+
+    /// The object restoration class registered under `name`.
+    public func objectRestorationClass(named name: String) -> (any ObjectRestoration.Type)? { objectClasses[name] }
+
+    /// Makes `storyboard` findable by its name, for restoration classes (`StateCoder.storyboard`) and
+    /// restoration's last step.
+    public mutating func register(_ storyboard: Storyboard) {
+        storyboards[storyboard.name] = storyboard
+    }
+
+    /// The storyboard registered under `name`.
+    public func storyboard(named name: String) -> Storyboard? { storyboards[name] }
+
     /// The restoration class registered under `name`.
     public func restorationClass(named name: String) -> (any ViewControllerRestoration.Type)? { classes[name] }
 
@@ -31,7 +50,7 @@ public struct RestorationRegistry {
     public func instantiateScene(_ identifier: String) -> ViewController? {
         guard let make = scenes[identifier] else { return nil }
         let controller = make()
-        if controller.restorationIdentifier == nil { controller.restorationIdentifier = identifier }
+        controller.restorationIdentifier = identifier
         return controller
     }
 }

@@ -3,13 +3,35 @@
 /// During restoration the coder also carries the application, so that a restoration class can reach
 /// the window (the seed's `TabViewController` must make itself the root while it is restored).
 public struct StateCoder {
-    /// The key under which the engine stores the build version in the application-level coder.
-    public static let buildVersionKey = "RelaunchBuildVersion"
+    /// The build that wrote the archive (a string), in the application-level coder (UIKit's key).
+    public static let bundleVersionKey = "UIApplicationStateRestorationBundleVersionKey"
+    /// The system version the archive was written on (a string), in the application-level coder.
+    public static let systemVersionKey = "UIApplicationStateRestorationSystemVersionKey"
+    /// When the archive was written (a double, seconds since the Unix epoch), in the application-level coder.
+    public static let timestampKey = "UIApplicationStateRestorationTimestampKey"
+    /// The interface idiom in effect when the archive was written (an integer,
+    /// `UserInterfaceIdiom.rawValue`), in the application-level coder.
+    public static let userInterfaceIdiomKey = "UIApplicationStateRestorationUserInterfaceIdiomKey"
+
+    /// The name of the storyboard a controller came from (a string), in that controller's coder
+    /// (UIKit's key); `storyboard` finds it in the application's registry.
+    public static let storyboardKey = "UIStateRestorationViewControllerStoryboardKey"
+    /// The controller's storyboard id (a string), next to `storyboardKey`, for restoration's last step.
+    public static let storyboardIdentifierKey = "RelaunchStoryboardIdentifier"
+
+    /// The storyboard the controller being restored came from, when the application registered it.
+    public var storyboard: Storyboard? {
+        decodeString(forKey: Self.storyboardKey).flatMap { application?.registry.storyboard(named: $0) }
+    }
 
     /// Everything encoded so far, by key.
     public private(set) var values: [String: StateValue]
     /// The application being restored; nil while preserving or when the coder stands alone.
     public private(set) weak var application: Application?
+    /// The controllers encoded by reference, in order (preservation walks them as children).
+    var encodedControllers: [ViewController] = []
+    /// The restored children of the controller being decoded, by restoration identifier.
+    var restoredChildren: [String: ViewController] = [:]
 
     /// A coder holding `values`, optionally tied to the application being restored.
     public init(values: [String: StateValue] = [:], application: Application? = nil) {
@@ -29,6 +51,31 @@ public struct StateCoder {
     public mutating func encode(_ value: Double, forKey key: String) { values[key] = .double(value) }
     /// Stores a list of strings under `key`.
     public mutating func encode(_ value: [String], forKey key: String) { values[key] = .strings(value) }
+
+    /// Stores a reference to `controller` under `key`: a custom container encodes its children this way,
+    /// and preservation then preserves them under the container's path (UIKit preserves a custom
+    /// container's children only when it encodes them). A controller without a restoration identifier
+    /// is not stored.
+    public mutating func encode(_ controller: ViewController, forKey key: String) {
+        encode([controller], forKey: key)
+    }
+
+    /// Stores references to `controllers` (those with restoration identifiers), in order, under `key`.
+    public mutating func encode(_ controllers: [ViewController], forKey key: String) {
+        let identified = controllers.filter { $0.restorationIdentifier != nil }
+        values[key] = .strings(identified.compactMap(\.restorationIdentifier))
+        encodedControllers += identified
+    }
+
+    /// The restored controller referenced under `key`, or nil when it was not restored (or none was stored).
+    public func decodeViewController(forKey key: String) -> ViewController? {
+        decodeViewControllers(forKey: key).first
+    }
+
+    /// The restored controllers referenced under `key`, in order; those not restored are left out.
+    public func decodeViewControllers(forKey key: String) -> [ViewController] {
+        (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
+    }
 
     /// Whether anything was stored under `key`.
     public func contains(_ key: String) -> Bool { values[key] != nil }

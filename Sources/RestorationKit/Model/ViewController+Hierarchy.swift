@@ -22,17 +22,30 @@ extension ViewController {
     ///     the transitioning delegate to animate it.
     /// - Returns: False (nothing done) when this controller already presents another one or
     ///   `controller` is already presented or contained, as UIKit refuses with a warning.
+    ///
+    /// A `.currentContext` or `.overCurrentContext` presentation is made by the nearest controller, from
+    /// this one up through its parents, that `definesPresentationContext` (else the top of the chain):
+    /// that controller becomes the presenter, as in UIKit.
     @discardableResult
     public func present(_ controller: ViewController, animated: Bool) -> Bool {
-        guard presentedViewController == nil, controller.presentingViewController == nil,
-            controller.parent == nil, controller !== self
+        let style = controller.modalPresentationStyle
+        let presenter = style == .currentContext || style == .overCurrentContext ? presentationContext : self
+        guard presenter.presentedViewController == nil, controller.presentingViewController == nil,
+            controller.parent == nil, controller !== presenter
         else { return false }
-        presentedViewController = controller
-        controller.presentingViewController = self
-        if animated, controller.modalPresentationStyle == .custom, let delegate = controller.transitioningDelegate {
-            delegate.animatePresentation(of: controller, over: self)
+        presenter.presentedViewController = controller
+        controller.presentingViewController = presenter
+        if animated, style == .custom, let delegate = controller.transitioningDelegate {
+            delegate.animatePresentation(of: controller, over: presenter)
         }
         return true
+    }
+
+    /// The controller a current-context presentation from this one is made by.
+    public var presentationContext: ViewController {
+        var current = self
+        while !current.definesPresentationContext, let parent = current.parent { current = parent }
+        return current
     }
 
     /// Dismisses what this controller presents or, when it presents nothing, itself.

@@ -10,6 +10,12 @@ open class ViewController {
     public var restorationClass: (any ViewControllerRestoration.Type)?
     /// A title for drawing.
     open var title: String?
+    /// The root of its views; views in it with restoration identifiers are preserved with it.
+    public var view = View()
+    /// The storyboard it was instantiated from, if any.
+    public internal(set) var storyboard: Storyboard?
+    /// Its scene's storyboard id, when a storyboard made it.
+    public internal(set) var storyboardIdentifier: String?
 
     /// The container it is a child of.
     public internal(set) weak var parent: ViewController?
@@ -21,6 +27,10 @@ open class ViewController {
     public internal(set) var presentedViewController: ViewController?
     /// How it is presented when it is presented.
     public var modalPresentationStyle: ModalPresentationStyle = .automatic
+    /// Whether a `.currentContext` or `.overCurrentContext` presentation from it or a controller it
+    /// contains is made by this controller (which then becomes the presented controller's presenter,
+    /// and so its parent in the restoration path), as in UIKit.
+    public var definesPresentationContext = false
     /// Who animates its presentation when `modalPresentationStyle` is `.custom` (held weakly, as UIKit does).
     public weak var transitioningDelegate: (any ViewControllerTransitioningDelegate)?
 
@@ -73,6 +83,10 @@ public enum ModalPresentationStyle: String, Sendable, CaseIterable {
     case formSheet
     /// Covers the presenter, which stays visible beneath.
     case overFullScreen
+    /// Covers the controller that defines the presentation context (`definesPresentationContext`).
+    case currentContext
+    /// Covers the controller that defines the presentation context, which stays visible beneath.
+    case overCurrentContext
     /// Drawn by the transitioning delegate.
     case custom
 }
