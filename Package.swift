@@ -32,6 +32,7 @@ let package = Package(
 
         // MARK: Libraries
         .target(name: "RelaunchContract"),
+        .target(name: "RelaunchBus", dependencies: ["RelaunchContract", "Systemd"]),
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         .target(name: "ScenarioKit", dependencies: ["RelaunchContract"]),
@@ -58,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "checkin-demo",
             dependencies: [
-                "CheckIn", "RestorationKit", "RelaunchContract", "Systemd",
+                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchBus", "Systemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -67,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "permissiond",
             dependencies: [
-                "PermissionStore", "RelaunchContract", "Systemd",
+                "PermissionStore", "RelaunchContract", "RelaunchBus", "Systemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -77,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,6 +89,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
+        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit"]),
         .testTarget(

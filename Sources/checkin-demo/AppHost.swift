@@ -4,6 +4,7 @@ internal import RelaunchContract
 internal import RestorationKit
 internal import Synchronization
 internal import Systemd
+internal import RelaunchBus
 internal import Dispatch
 
 #if canImport(Glibc)
@@ -66,6 +67,13 @@ final class AppHost: Sendable {
                 "PERMISSION": "camera", "OLD_STATE": "\(old)", "NEW_STATE": "\(state)",
             ])
             updateStatus(Self.status(of: core.app, suffix: nil))
+        }
+    }
+
+    /// What the current screen accepts (App1's `Elements()`).
+    func elements() -> [AppElement] {
+        core.withLock { core in
+            core.app.elements().map { AppElement(name: $0.name, kind: $0.isField ? .type : .tap, description: $0.description) }
         }
     }
 

@@ -3,6 +3,7 @@ internal import Logging
 internal import RelaunchContract
 internal import RestorationKit
 internal import Systemd
+internal import RelaunchBus
 
 /// The launch: asks permissiond about the camera and the last kill, gathers the saved state, lets the
 /// engine restore (or not), carries out what it asks, and logs the contract's launch events.
@@ -10,7 +11,9 @@ struct AppLauncher {
     let configuration: DemoConfiguration
     let savedState: SavedState
     /// nil when the system bus cannot be reached.
-    let permissions: PermissionClient?
+    let permissions: PermissionsClient?
+    /// The app id permissiond knows this app by.
+    let appID: String
     let logger: Logger
 
     /// Creates and launches the app; on return it is restored (or fresh) and every launch event is logged.
@@ -73,7 +76,7 @@ struct AppLauncher {
     private func camera() -> PermissionState {
         guard let permissions else { return .notDetermined }
         do {
-            return try permissions.state(of: .camera)
+            return try permissions.state(app: appID, of: .camera)
         } catch {
             logger.warning("could not ask permissiond for the camera permission; launching with not-determined", metadata: [
                 "ERROR": "\(error)",
@@ -86,7 +89,7 @@ struct AppLauncher {
     private func lastKill() -> LastKill? {
         guard let permissions else { return nil }
         do {
-            return try permissions.lastKill()
+            return try permissions.lastKill(app: appID)
         } catch where error.name == BusError.unknownMethodName {
             logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
         } catch {

@@ -5,6 +5,7 @@ internal import RestorationKit
 internal import ServiceLifecycle
 internal import UnixSignals
 internal import Systemd
+internal import RelaunchBus
 
 #if canImport(Glibc)
 import Glibc
@@ -61,7 +62,8 @@ enum CheckInDemo {
         let savedState = SavedState(directory: configuration.stateDirectory, notifier: notifier, logger: logger)
         let launcher = AppLauncher(
             configuration: configuration, savedState: savedState,
-            permissions: connection.map { PermissionClient(connection: $0, app: CheckInDemoApp.appID) }, logger: logger)
+            permissions: connection.map { PermissionsClient(bus: $0, timeout: .seconds(1)) }, appID: CheckInDemoApp.appID,
+            logger: logger)
         let (app, report) = launcher.launch()
         let host = AppHost(app: app, configuration: configuration, savedState: savedState, notifier: notifier, logger: logger)
 

@@ -2,8 +2,10 @@ internal import CheckIn
 internal import Logging
 internal import RestorationKit
 internal import Systemd
+internal import RelaunchBus
+internal import RelaunchContract
 
-/// `org.relaunch.CheckInDemo1`: turns method calls into app input and answers (docs/DESIGN.md).
+/// `org.relaunch.App1` for the check-in app: turns method calls into app input and answers (docs/DESIGN.md).
 ///
 /// Input methods (Tap, Type, Background, Foreground, Quit) are for root, or for callers polkit
 /// authorizes for `org.relaunch.app.drive` (asked off the bus thread, see ``BusService``); TestHook
@@ -34,6 +36,8 @@ struct DemoBusInterface: Sendable {
             return .string(host.screen())
         case "State":
             return .string(host.stateJSON())
+        case "Elements":
+            return BusReply(.array(elementSignature: "(sss)", host.elements().map(\.busValue)))
         case "Ready":
             // The name is requested only once launching finished, so whoever reaches us sees a launched app.
             return BusReply(.structure([.bool(true), .string(host.configuration.invocationID ?? "")]))
@@ -61,7 +65,7 @@ struct DemoBusInterface: Sendable {
             try call.requireRoot()
             try testHook(try call.arguments.string(at: 0))
         default:
-            throw .failed(name: BusError.unknownMethodName, "org.relaunch.CheckInDemo1 has no method \(call.member)")
+            throw .failed(name: BusError.unknownMethodName, "org.relaunch.App1 has no method \(Echo.quoted(call.member))")
         }
         return .empty
     }

@@ -3,6 +3,7 @@ internal import RelaunchContract
 internal import ServiceLifecycle
 internal import Synchronization
 internal import Systemd
+internal import RelaunchBus
 internal import Synchronization
 
 /// The app itself: runs until a quit asks to exit or a graceful shutdown (SIGTERM, SIGINT) comes,
@@ -51,7 +52,7 @@ struct BusService: Service {
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, _ in
-                let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) {
+                let object = try connection.export(.app1, at: BusInterface.app1ObjectPath) {
                     (call, pending) throws(BusError) -> BusReply? in
                     guard DemoBusInterface.inputMembers.contains(call.member), !call.isFromRoot else {
                         return try interface.handle(call)
@@ -108,7 +109,8 @@ enum PermissionFollower {
         do {
             try spawnDetachedThread {
                 do throws(BusError) {
-                    let state = try PermissionClient(connection: connection, app: CheckInDemoApp.appID).state(of: .camera)
+                    let state = try PermissionsClient(bus: connection, timeout: .seconds(5))
+                        .state(app: CheckInDemoApp.appID, of: .camera)
                     host.updateCamera(state, because: why)
                 } catch {
                     logger.notice("could not read the camera permission (\(why)); the next Changed or restart of permissiond corrects it", metadata: [

@@ -1,5 +1,6 @@
 import Logging
 import PermissionStore
+import RelaunchBus
 import RelaunchContract
 import ServiceLifecycle
 import Synchronization

@@ -1,3 +1,4 @@
+import RelaunchBus
 import RelaunchContract
 import Systemd
 
@@ -27,57 +28,39 @@ func systemBus() throws(CLIError) -> BusConnection {
     }
 }
 
-/// The permission daemon, org.relaunch.Permissions1.
-struct PermissionsClient {
-    let bus: BusConnection
+/// The permission daemon, org.relaunch.Permissions1, with failures as the contract's exit codes.
+struct PermissionsCLIClient {
+    let client: PermissionsClient
 
-    init() throws(CLIError) { bus = try systemBus() }
-
-    /// The last kill permissiond recorded for an app (all empty and 0 when none).
-    struct LastKill {
-        var invocationID: String
-        var permission: String
-        var old: String
-        var new: String
-        var atUSec: UInt64
-    }
+    init() throws(CLIError) { client = PermissionsClient(bus: try systemBus()) }
 
     func get(app: String, permission: String) throws(CLIError) -> String {
-        let reply = try call("Get", [.string(app), .string(permission)])
-        return try decode { () throws(BusError) in try reply.string(at: 0) }
+        try run { () throws(BusError) in try client.get(app: app, permission: permission) }
     }
 
     func list(app: String) throws(CLIError) -> [String: String] {
-        let reply = try call("List", [.string(app)])
-        return try decode { () throws(BusError) in try reply.stringDictionary(at: 0) }
+        try run { () throws(BusError) in try client.list(app: app) }
     }
 
     func listApps() throws(CLIError) -> [String] {
-        let reply = try call("ListApps", [])
-        return try decode { () throws(BusError) in try reply.stringArray(at: 0) }
+        try run { () throws(BusError) in try client.listApps() }
     }
 
     func set(app: String, permission: String, state: String) throws(CLIError) {
-        _ = try call("Set", [.string(app), .string(permission), .string(state)])
+        try run { () throws(BusError) in try client.set(app: app, permission: permission, state: state) }
     }
 
     func reset(app: String, permission: String) throws(CLIError) {
-        _ = try call("Reset", [.string(app), .string(permission)])
+        try run { () throws(BusError) in try client.reset(app: app, permission: permission) }
     }
 
-    func lastKill(app: String) throws(CLIError) -> LastKill {
-        let reply = try call("LastKill", [.string(app)])
-        let values = reply.count == 1 ? try decode { () throws(BusError) in try reply.structure(at: 0) } : reply
-        return try decode { () throws(BusError) in
-            LastKill(invocationID: try values.string(at: 0), permission: try values.string(at: 1),
-                     old: try values.string(at: 2), new: try values.string(at: 3), atUSec: try values.uint64(at: 4))
-        }
+    func lastKill(app: String) throws(CLIError) -> LastKill? {
+        try run { () throws(BusError) in try client.lastKill(app: app) }
     }
 
-    private func call(_ member: String, _ arguments: [BusValue]) throws(CLIError) -> BusValues {
+    private func run<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
         do {
-            return try bus.call(destination: BusNames.Permissions.service, path: BusNames.Permissions.object,
-                                interface: BusNames.Permissions.interface, member: member, arguments: arguments)
+            return try body()
         } catch {
             throw cliError(error, talkingTo: "permissiond",
                            hint: "is permissiond.service running? (systemctl status permissiond)")
@@ -85,44 +68,46 @@ struct PermissionsClient {
     }
 }
 
-/// The demo app, org.relaunch.CheckInDemo1.
-struct DemoClient {
-    let bus: BusConnection
+/// One registered app's org.relaunch.App1, with failures as the contract's exit codes.
+struct AppCLIClient {
+    let target: AppTarget
+    let client: AppClient
 
-    init() throws(CLIError) { bus = try systemBus() }
-
-    /// A client on an open connection.
-    init(bus: BusConnection) { self.bus = bus }
-
-    func tap(_ element: String) throws(CLIError) { try call("Tap", [.string(element)]) }
-    func type(field: String, text: String) throws(CLIError) { try call("Type", [.string(field), .string(text)]) }
-    func quit(force: Bool) throws(CLIError) { try call("Quit", [.bool(force)]) }
-    func testHook(_ name: String) throws(CLIError) { try call("TestHook", [.string(name)]) }
-    func screen() throws(CLIError) -> String { try text(of: "Screen") }
-    func state() throws(CLIError) -> String { try text(of: "State") }
-
-    private func text(of member: String) throws(CLIError) -> String {
-        let reply = try call(member)
-        return try decode { () throws(BusError) in try reply.string(at: 0) }
+    /// The app `target` on a new connection.
+    init(_ target: AppTarget) throws(CLIError) {
+        self.init(target, bus: try systemBus())
     }
+
+    /// The app `target` on an open connection.
+    init(_ target: AppTarget, bus: BusConnection) {
+        self.target = target
+        client = AppClient(bus: bus, busName: target.busName)
+    }
+
+    func tap(_ element: String) throws(CLIError) { try run { () throws(BusError) in try client.tap(element) } }
+    func type(field: String, text: String) throws(CLIError) {
+        try run { () throws(BusError) in try client.type(field: field, text: text) }
+    }
+    func background() throws(CLIError) { try run { () throws(BusError) in try client.background() } }
+    func foreground() throws(CLIError) { try run { () throws(BusError) in try client.foreground() } }
+    func quit(force: Bool) throws(CLIError) { try run { () throws(BusError) in try client.quit(force: force) } }
+    func testHook(_ name: String) throws(CLIError) { try run { () throws(BusError) in try client.testHook(name) } }
+    func screen() throws(CLIError) -> String { try run { () throws(BusError) in try client.screen() } }
+    func state() throws(CLIError) -> String { try run { () throws(BusError) in try client.state() } }
+    func elements() throws(CLIError) -> [AppElement] { try run { () throws(BusError) in try client.elements() } }
 
     /// Whether the running instance finished launching, and its invocation id.
     func ready() throws(CLIError) -> (finished: Bool, invocationID: String) {
-        let reply = try call("Ready")
-        return try decode { () throws(BusError) in
-            let values = reply.count == 1 ? try reply.structure(at: 0) : reply
-            return (try values.bool(at: 0), try values.string(at: 1))
-        }
+        try run { () throws(BusError) in try client.ready() }
     }
 
-    @discardableResult
-    func call(_ member: String, _ arguments: [BusValue] = []) throws(CLIError) -> BusValues {
+    private func run<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
         do {
-            return try bus.call(destination: BusNames.CheckInDemo.service, path: BusNames.CheckInDemo.object,
-                                interface: BusNames.CheckInDemo.interface, member: member, arguments: arguments)
+            return try body()
         } catch {
-            throw cliError(error, talkingTo: "checkin-demo",
-                           hint: "is checkin-demo.service running? (systemctl status checkin-demo; relaunchctl app wait-ready)")
+            throw cliError(
+                error, talkingTo: target.app,
+                hint: "is \(target.unit) running? (systemctl status \(target.unit); relaunchctl app --app \(target.app) wait-ready)")
         }
     }
 
@@ -130,20 +115,20 @@ struct DemoClient {
     ///
     /// The app answers `Ready` only once it has restored; comparing its invocation id with the
     /// unit's current one makes sure the answer does not come from an instance that is dying.
-    static func waitReady(timeout: Duration) throws(CLIError) -> String {
+    static func waitReady(_ target: AppTarget, timeout: Duration) throws(CLIError) -> String {
         let deadline = ContinuousClock.now + timeout
         let bus = try systemBus()
         let manager = SystemdManager(connection: bus)
         var lastProblem = "the unit is not active"
         while ContinuousClock.now < deadline {
             do {
-                if let status = try manager.unitStatus(CheckInDemoApp.unit), status.activeState == "active",
+                if let status = try manager.unitStatus(target.unit), status.activeState == "active",
                    !status.invocationID.isEmpty {
-                    let (finished, invocation) = try DemoClient(bus: bus).ready()
+                    let (finished, invocation) = try AppCLIClient(target, bus: bus).ready()
                     if finished && invocation == status.invocationID { return invocation }
                     lastProblem = finished ? "the answering instance is not the unit's current one" : "still launching"
                 } else {
-                    lastProblem = "\(CheckInDemoApp.unit) is not active"
+                    lastProblem = "\(target.unit) is not active"
                 }
             } catch let error as CLIError where error.code == .unavailable {
                 lastProblem = error.message
@@ -158,7 +143,7 @@ struct DemoClient {
             }
             pause(milliseconds: 20)
         }
-        throw CLIError(.unavailable, "checkin-demo was not ready within the timeout: \(lastProblem)")
+        throw CLIError(.unavailable, "\(target.app) was not ready within the timeout: \(lastProblem)")
     }
 }
 

@@ -39,9 +39,11 @@ extension ScenarioCommand {
             var passed = 0
             var failed = 0
             let scenarios = try files.map { (file) throws(CLIError) in try loadScenario(file) }
+            let target = try AppTarget.resolve(nil)
             for scenario in scenarios {
                 let start = monotonicMicroseconds()
-                var runner = ScenarioRunner(timeout: .milliseconds(Int64(timeout * 1000)), verbose: verbose)
+                var runner = ScenarioRunner(
+                    timeout: .milliseconds(Int64(timeout * 1000)), verbose: verbose, target: target)
                 do {
                     try runner.play(scenario)
                     passed += 1

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RelaunchBus
 import RelaunchContract
 import ScenarioKit
 
@@ -16,22 +17,23 @@ struct ScenarioFailure: Error, CustomStringConvertible {
 
 /// Plays one scenario's steps against permissiond, the app's unit and the journal.
 struct ScenarioRunner {
-    static let app = CheckInDemoApp.appID
-    static let unit = CheckInDemoApp.unit
     static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
     static let buildDropIn = "/run/systemd/system/checkin-demo.service.d/50-relaunch-scenario-build.conf"
     static let archivePath = "/var/lib/checkin-demo/restoration.archive"
 
     let timeout: Duration
     let verbose: Bool
+    /// The app the steps drive.
+    let target: AppTarget
     /// Realtime µs when the scenario started: journal expectations look from here on.
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
 
-    init(timeout: Duration, verbose: Bool) {
+    init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
         self.verbose = verbose
+        self.target = target
     }
 
     /// Resets the world, then plays every step; throws the first failure.
@@ -54,14 +56,14 @@ struct ScenarioRunner {
 
     /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
     private func prepare() throws(CLIError) {
-        try Subprocess.check(["systemctl", "stop", Self.unit])
+        try Subprocess.check(["systemctl", "stop", target.unit])
         unlink(Self.buildDropIn)
         try setPolicy(.ios)
-        try PermissionsClient().reset(app: Self.app, permission: "")
+        try PermissionsCLIClient().reset(app: target.app, permission: "")
         unlink(Self.archivePath)
-        _ = try Subprocess.run(["systemctl", "reset-failed", Self.unit])
-        try Subprocess.check(["systemctl", "start", Self.unit])
-        _ = try DemoClient.waitReady(timeout: timeout)
+        _ = try Subprocess.run(["systemctl", "reset-failed", target.unit])
+        try Subprocess.check(["systemctl", "start", target.unit])
+        _ = try AppCLIClient.waitReady(target, timeout: timeout)
     }
 
     private mutating func perform(_ step: Step) throws(CLIError) {
@@ -70,33 +72,33 @@ struct ScenarioRunner {
             try setPolicy(policy)
         case .setPermission(let permission, let state):
             try rememberBeforeChange()
-            try PermissionsClient().set(app: Self.app, permission: permission.rawValue, state: state.rawValue)
+            try PermissionsCLIClient().set(app: target.app, permission: permission.rawValue, state: state.rawValue)
         case .resetPermissions(let permission):
             try rememberBeforeChange()
-            try PermissionsClient().reset(app: Self.app, permission: permission?.rawValue ?? "")
+            try PermissionsCLIClient().reset(app: target.app, permission: permission?.rawValue ?? "")
         case .tap(let element):
-            try DemoClient().tap(element)
+            try AppCLIClient(target).tap(element)
         case .type(let field, let text):
-            try DemoClient().type(field: field, text: text)
+            try AppCLIClient(target).type(field: field, text: text)
         case .background:
-            try DemoClient().call("Background")
+            try AppCLIClient(target).background()
         case .foreground:
-            try DemoClient().call("Foreground")
+            try AppCLIClient(target).foreground()
         case .quit(let force):
-            try DemoClient().quit(force: force)
+            try AppCLIClient(target).quit(force: force)
         case .waitReady:
-            _ = try DemoClient.waitReady(timeout: timeout)
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .restartApp:
-            try Subprocess.check(["systemctl", "restart", Self.unit])
-            _ = try DemoClient.waitReady(timeout: timeout)
+            try Subprocess.check(["systemctl", "restart", target.unit])
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .stopApp:
-            try Subprocess.check(["systemctl", "stop", Self.unit])
+            try Subprocess.check(["systemctl", "stop", target.unit])
         case .startApp:
-            try Subprocess.check(["systemctl", "start", Self.unit])
-            _ = try DemoClient.waitReady(timeout: timeout)
+            try Subprocess.check(["systemctl", "start", target.unit])
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .killApp:
-            let before = try UnitState.read(Self.unit)
-            try Subprocess.check(["systemctl", "kill", "--kill-whom=main", "--signal=KILL", Self.unit])
+            let before = try UnitState.read(target.unit)
+            try Subprocess.check(["systemctl", "kill", "--kill-whom=main", "--signal=KILL", target.unit])
             try waitForNewInstance(after: before.invocationID)
         case .expectKill:
             try expectKill()
@@ -107,7 +109,7 @@ struct ScenarioRunner {
         case .expectJournal(let event, let fields, let present):
             try expectJournal(event, fields, present: present)
         case .expectUnit(let property, let value):
-            let seen = try Subprocess.check(["systemctl", "show", "-p", property, "--value", Self.unit])
+            let seen = try Subprocess.check(["systemctl", "show", "-p", property, "--value", target.unit])
                 .trimmed
             guard seen == value else { throw .failed("unit \(property): expected '\(value)', got '\(seen)'") }
         case .setBuild(let build):
@@ -120,40 +122,42 @@ struct ScenarioRunner {
         case .corruptArchive:
             try corruptArchive()
         case .testHook(let name):
-            try DemoClient().testHook(name)
+            try AppCLIClient(target).testHook(name)
         case .repeat(let count, let inner):
             for _ in 0..<count { try perform(inner) }
         }
     }
 
     private mutating func rememberBeforeChange() throws(CLIError) {
-        let unit = try UnitState.read(Self.unit)
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        beforeChange = (unit.invocationID, unit.mainPID, lastKill.atUSec)
+        let unit = try UnitState.read(target.unit)
+        let lastKill = try PermissionsCLIClient().lastKill(app: target.app)
+        beforeChange = (unit.invocationID, unit.mainPID, lastKill?.realtimeMicroseconds ?? 0)
     }
 
     private func expectKill() throws(CLIError) {
         guard let before = beforeChange else { throw .usage("expect kill must follow a set or reset step") }
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        guard lastKill.atUSec != before.lastKillUSec, lastKill.atUSec != 0 else {
+        guard let lastKill = try PermissionsCLIClient().lastKill(app: target.app),
+            lastKill.realtimeMicroseconds != before.lastKillUSec
+        else {
             throw .failed("expected a kill, but permissiond recorded none for this change")
         }
         guard lastKill.invocationID == before.invocation else {
             throw .failed("permissiond killed invocation \(lastKill.invocationID), the app ran \(before.invocation)")
         }
         try waitForNewInstance(after: before.invocation)
-        try expectJournal(.appKilled, ["UNIT": Self.unit, "SIGNAL": "KILL"], present: true)
-        try expectJournal(.unitExited, ["UNIT": Self.unit, "EXIT_STATUS": "9", "INVOCATION_ID": before.invocation],
+        try expectJournal(.appKilled, ["UNIT": target.unit, "SIGNAL": "KILL"], present: true)
+        try expectJournal(.unitExited, ["UNIT": target.unit, "EXIT_STATUS": "9", "INVOCATION_ID": before.invocation],
                           present: true)
     }
 
     private func expectNoKill() throws(CLIError) {
         guard let before = beforeChange else { throw .usage("expect no-kill must follow a set or reset step") }
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        guard lastKill.atUSec == before.lastKillUSec else {
+        if let lastKill = try PermissionsCLIClient().lastKill(app: target.app),
+            lastKill.realtimeMicroseconds != before.lastKillUSec
+        {
             throw .failed("expected no kill, but permissiond killed the app for \(lastKill.permission)")
         }
-        let now = try UnitState.read(Self.unit)
+        let now = try UnitState.read(target.unit)
         guard now.invocationID == before.invocation, now.mainPID == before.mainPID,
               UnitState.isAlive(pid: now.mainPID)
         else {
@@ -163,15 +167,15 @@ struct ScenarioRunner {
 
     private func waitForNewInstance(after invocation: String) throws(CLIError) {
         let deadline = ContinuousClock.now + timeout
-        while try UnitState.read(Self.unit).invocationID == invocation {
-            guard ContinuousClock.now < deadline else { throw .failed("systemd did not relaunch \(Self.unit)") }
+        while try UnitState.read(target.unit).invocationID == invocation {
+            guard ContinuousClock.now < deadline else { throw .failed("systemd did not relaunch \(target.unit)") }
             pause(milliseconds: 20)
         }
-        _ = try DemoClient.waitReady(timeout: timeout)
+        _ = try AppCLIClient.waitReady(target, timeout: timeout)
     }
 
     private func expectState(_ path: String, _ expected: String) throws(CLIError) {
-        let text = try DemoClient().state()
+        let text = try AppCLIClient(target).state()
         guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             throw .failed("the app's state is not JSON: \(text.prefix(80))")
         }
@@ -186,7 +190,7 @@ struct ScenarioRunner {
 
     private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
         var matches = ["MESSAGE_ID=\(event.messageID)"]
-        if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(Self.unit)") }
+        if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(target.unit)") }
         matches += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // Presence: wait up to the timeout for the entry. Absence: watch a quiet window (an entry
         // written by something still under way, a kill, a relaunch, would show up in it) and fail as
@@ -213,7 +217,7 @@ struct ScenarioRunner {
     }
 
     private func corruptArchive() throws(CLIError) {
-        let state = try UnitState.read(Self.unit)
+        let state = try UnitState.read(target.unit)
         guard state.mainPID == "0" else { throw .usage("corrupt-archive needs the app stopped (stop-app first)") }
         guard let file = fopen(Self.archivePath, "r+b") else {
             throw .failed("cannot open \(Self.archivePath): \(errnoText())")

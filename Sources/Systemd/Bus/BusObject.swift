@@ -206,7 +206,11 @@ extension BusConnection {
         ).toOpaque()
         let slot = try withBus { (bus) throws(BusError) -> OpaquePointer in
             var slot: OpaquePointer?
-            let result = csdbus_add_object(bus, &slot, path, interface.raw, exportDispatch, exportRelease, context)
+            let result = interface.withMembers { members in
+                csdbus_add_object(
+                    bus, &slot, path, interface.name, members.baseAddress, members.count, exportDispatch,
+                    exportRelease, context)
+            }
             if result < 0 { throw BusError(errno: -result, operation: "export \(interface.name) at \(path)") }
             return slot!
         }
@@ -299,4 +303,56 @@ private let exportDispatch: csdbus_dispatch_fn = { message, context, errorOut in
 
 private let exportRelease: csdbus_release_fn = { context in
     Unmanaged<ExportContext>.fromOpaque(context!).release()
+}
+
+extension BusInterface {
+    /// Calls `body` with the description as CSDBus takes it; the C strings live for the call only
+    /// (CSDBus copies them).
+    fileprivate func withMembers<R>(_ body: (UnsafeBufferPointer<csdbus_member>) -> R) -> R {
+        // Every string the members point at, kept alive in one place until `body` returns.
+        var storage: [[CChar]] = []
+        var rows: [(kind: CChar, member: Int, signature: Int, result: Int, names: Int, length: Int)] = []
+        func keep(_ bytes: [CChar]) -> Int {
+            storage.append(bytes)
+            return storage.count - 1
+        }
+        func names(_ arguments: [Argument]) -> [CChar] {
+            arguments.isEmpty ? [0] : arguments.flatMap { Array($0.name.utf8CString) }  // each NUL-terminated
+        }
+        func length(_ arguments: [Argument]) -> Int {
+            arguments.reduce(0) { $0 + $1.name.utf8.count + 1 }
+        }
+        for method in methods {
+            rows.append((
+                CChar(UInt8(ascii: "M")), keep(Array(method.name.utf8CString)), keep(Array(method.inputSignature.utf8CString)),
+                keep(Array(method.outputSignature.utf8CString)), keep(names(method.inputs + method.outputs)),
+                length(method.inputs + method.outputs)
+            ))
+        }
+        for signal in signals {
+            rows.append((
+                CChar(UInt8(ascii: "S")), keep(Array(signal.name.utf8CString)), keep(Array(signal.signature.utf8CString)),
+                keep([0]), keep(names(signal.arguments)), length(signal.arguments)
+            ))
+        }
+        return withPointers(storage[...]) { pointers in
+            let members = rows.map { row in
+                csdbus_member(
+                    kind: row.kind, member: pointers[row.member], signature: pointers[row.signature],
+                    result: pointers[row.result], names: pointers[row.names], names_length: row.length)
+            }
+            return members.withUnsafeBufferPointer(body)
+        }
+    }
+}
+
+/// Calls `body` with a stable pointer to each array of `arrays`, valid for the call.
+private func withPointers<R>(
+    _ arrays: ArraySlice<[CChar]>, _ pointers: [UnsafePointer<CChar>] = [],
+    _ body: ([UnsafePointer<CChar>]) -> R
+) -> R {
+    guard let first = arrays.first else { return body(pointers) }
+    return first.withUnsafeBufferPointer { buffer in
+        withPointers(arrays.dropFirst(), pointers + [buffer.baseAddress!], body)
+    }
 }

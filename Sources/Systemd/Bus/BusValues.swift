@@ -62,6 +62,11 @@ public struct BusValues: Sendable, Hashable, RandomAccessCollection, Expressible
         try read(index, "ay") { $0.bytesValue }
     }
 
+    /// The elements of the array at `index`, whatever their type (e.g. `a(sss)`).
+    public func array(at index: Int) throws(BusError) -> [BusValue] {
+        try read(index, "a…") { if case .array(_, let elements) = $0 { elements } else { nil } }
+    }
+
     /// The fields of the struct at `index`, e.g. `(bs)`, as values to read in turn.
     public func structure(at index: Int) throws(BusError) -> BusValues {
         try read(index, "(…)") { if case .structure(let fields) = $0 { BusValues(fields) } else { nil } }

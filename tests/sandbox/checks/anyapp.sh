@@ -61,7 +61,7 @@ check_a_python_app_is_killed_relaunched_and_follows_changes() {
     timeline=$(in_sandbox relaunchctl journal --since "@$since")
     assert_contains "$timeline" "$ANY_APP  microphone allowed → denied" "the timeline"
     assert_contains "$timeline" "SIGKILL to $ANY_UNIT" "the timeline"
-    assert_contains "$timeline" "new process started" "the timeline"
+    assert_contains "$timeline" "Started $ANY_UNIT" "the timeline"
     trap - EXIT
     any_remove
 }

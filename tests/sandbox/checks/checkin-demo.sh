@@ -1,10 +1,10 @@
 # checkin-demo under its real unit: READY only once restored, SIGKILL / watchdog / crash relaunches,
 # the fd store copy, quit and force quit, the contract's journal events, who may drive the app.
-# Driven with busctl (org.relaunch.CheckInDemo1), read back with busctl and journalctl -o json.
+# Driven with busctl (org.relaunch.App1 on org.relaunch.CheckInDemo1), read back with busctl and journalctl -o json.
 # Every check leaves the app running and ready. Needs jq on the host.
 
 DEMO_UNIT=checkin-demo.service
-DEMO_BUS=(org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 org.relaunch.CheckInDemo1)
+DEMO_BUS=(org.relaunch.CheckInDemo1 /org/relaunch/App1 org.relaunch.App1)
 DEMO_ARCHIVE=/var/lib/checkin-demo/restoration.archive
 DEMO_MODAL_NAV=TabViewController/CheckInViewController/CheckInModalNavigationController
 

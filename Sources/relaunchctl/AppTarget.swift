@@ -1,0 +1,35 @@
+import RelaunchContract
+
+/// The registered app a command drives: its id, its unit and where it serves org.relaunch.App1.
+struct AppTarget: Sendable, Hashable {
+    var app: String
+    var unit: String
+    var busName: String
+
+    /// The app named by `--app`, or the default: checkin-demo when it is registered, else the only
+    /// registered app.
+    /// - Throws: a usage error listing the registered apps when none or several fit, or when the
+    ///   app serves no App1 (its registration has no BusName).
+    static func resolve(_ requested: String?, registry: AppRegistry = .load()) throws(CLIError) -> AppTarget {
+        let registered = registry.ids.isEmpty ? "none" : registry.ids.joined(separator: ", ")
+        let chosen: String
+        if let requested {
+            guard registry[requested] != nil else {
+                throw .usage("unknown app \(Echo.quoted(requested)); registered: \(registered) (see relaunchctl app list)")
+            }
+            chosen = requested
+        } else if registry["checkin-demo"] != nil {
+            chosen = "checkin-demo"
+        } else if registry.ids.count == 1 {
+            chosen = registry.ids[0]
+        } else {
+            throw .usage("name the app with --app APP; registered: \(registered)")
+        }
+        let registration = registry[chosen]!
+        guard let busName = registration.busName else {
+            throw .usage(
+                "\(chosen) has no BusName= in \(registration.file), so it serves no org.relaunch.App1 to drive")
+        }
+        return AppTarget(app: chosen, unit: registration.unit, busName: busName)
+    }
+}
