@@ -13,6 +13,8 @@ struct AppCommand: AsyncParsableCommand {
         discussion: """
         Every subcommand takes --app APP (default: checkin-demo when it is registered, else the \
         only registered app). What the current screen accepts: relaunchctl app elements.
+        Registrations are read from /etc/relaunch/apps.d, /run/relaunch/apps.d and \
+        /usr/local/lib/relaunch/apps.d, or from the folders in $RELAUNCH_APPS_D (colon-separated).
         checkin-demo's elements: tab:venues tab:check-in check-in scan open-settings done venue:ID;
         its fields: venue party-size note.
         """,
@@ -40,7 +42,7 @@ extension AppCommand {
             abstract: "The registered apps (apps.d): app id, unit, bus name, unit state.")
         @Flag(help: "Print a JSON array of {app, unit, busName, activeState}.") var json = false
         func run() async throws {
-            let registry = AppRegistry.load()
+            let registry = AppTarget.registry()
             let bus = try? systemBus()
             let rows = registry.ids.map { app -> AppRow in
                 let registration = registry[app]!
@@ -69,6 +71,17 @@ extension AppCommand {
             var unit: String
             var busName: String?
             var activeState: String
+
+            enum CodingKeys: String, CodingKey { case app, unit, busName, activeState }
+
+            /// Every key, `busName` as null when the app serves no App1.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(app, forKey: .app)
+                try container.encode(unit, forKey: .unit)
+                try container.encode(busName, forKey: .busName)
+                try container.encode(activeState, forKey: .activeState)
+            }
         }
     }
 
