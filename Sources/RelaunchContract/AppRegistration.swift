@@ -6,8 +6,8 @@ import Glibc
 ///
 /// ```ini
 /// [App]
-/// Unit=checkin-demo.service
-/// BusName=org.relaunch.CheckInDemo1
+/// Unit=myapp.service
+/// BusName=org.example.MyApp1
 /// Permissions=camera photos
 /// KillPolicy=ios
 /// ```

@@ -1,4 +1,5 @@
 import CheckIn
+import RelaunchApp
 import Glibc
 import RelaunchContract
 import RestorationKit

@@ -1,14 +1,5 @@
 internal import RestorationKit
-
-/// Something the current screen accepts: a tap or a field to type into (App1's `Elements()`).
-public struct ScreenElement: Sendable, Hashable {
-    /// The element or field name, as `tap` and `type` take it.
-    public var name: String
-    /// Whether it is tapped (`tap`) or typed into (`type`).
-    public var isField: Bool
-    /// One line for people.
-    public var description: String
-}
+public import RelaunchApp
 
 extension CheckInApp {
     /// What the current screen accepts, so scripts and people can discover it: the taps on screen

@@ -6,7 +6,7 @@ import Glibc
 
 /// What systemd reports about a unit (from `org.freedesktop.systemd1.Unit` and `.Service`).
 public struct UnitStatus: Sendable, Hashable {
-    /// The unit's name, e.g. `checkin-demo.service`.
+    /// The unit's name, e.g. `myapp.service`.
     public var name: String
     /// `active`, `reloading`, `inactive`, `failed`, `activating`, `deactivating`.
     public var activeState: String
