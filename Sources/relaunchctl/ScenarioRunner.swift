@@ -23,8 +23,8 @@ struct ScenarioRunner {
 
     let timeout: Duration
     let verbose: Bool
-    /// The app the steps drive.
-    let target: AppTarget
+    /// The app the steps drive (`app APP` switches it).
+    var target: AppTarget
     /// Realtime µs when the scenario started: journal expectations look from here on.
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
@@ -68,6 +68,9 @@ struct ScenarioRunner {
 
     private mutating func perform(_ step: Step) throws(CLIError) {
         switch step {
+        case .app(let app):
+            target = try AppTarget.resolve(app)
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .policy(let policy):
             try setPolicy(policy)
         case .setPermission(let permission, let state):
