@@ -46,3 +46,8 @@ func exit(_ status: Int32) -> Never {
     fflush(nil)
     Glibc.exit(status)
 }
+
+/// The text of the current `errno`, for messages.
+func errnoText() -> String {
+    String(cString: strerror(errno))
+}

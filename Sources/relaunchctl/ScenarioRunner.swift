@@ -2,6 +2,7 @@ import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
 import ScenarioKit
+import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -56,14 +57,26 @@ struct ScenarioRunner {
 
     /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
     private func prepare() throws(CLIError) {
-        try Subprocess.check(["systemctl", "stop", target.unit])
+        try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(Self.buildDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
         unlink(Self.archivePath)
-        _ = try Subprocess.run(["systemctl", "reset-failed", target.unit])
-        try Subprocess.check(["systemctl", "start", target.unit])
+        try systemd { manager throws(BusError) in
+            try manager.resetFailed(target.unit)
+            try manager.run(.start, target.unit, timeout: timeout)
+        }
         _ = try AppCLIClient.waitReady(target, timeout: timeout)
+    }
+
+    /// Runs `body` with systemd's manager API on the system bus; its failures say what to do.
+    private func systemd<T>(_ body: (SystemdManager) throws(BusError) -> T) throws(CLIError) -> T {
+        let manager = SystemdManager(connection: try systemBus())
+        do {
+            return try body(manager)
+        } catch {
+            throw cliError(error, talkingTo: "systemd", hint: "is systemd running here? In the sandbox: scripts/sandbox exec -- relaunchctl ...")
+        }
     }
 
     private mutating func perform(_ step: Step) throws(CLIError) {
@@ -92,16 +105,16 @@ struct ScenarioRunner {
         case .waitReady:
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .restartApp:
-            try Subprocess.check(["systemctl", "restart", target.unit])
+            try systemd { manager throws(BusError) in try manager.run(.restart, target.unit, timeout: timeout) }
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .stopApp:
-            try Subprocess.check(["systemctl", "stop", target.unit])
+            try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         case .startApp:
-            try Subprocess.check(["systemctl", "start", target.unit])
+            try systemd { manager throws(BusError) in try manager.run(.start, target.unit, timeout: timeout) }
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .killApp:
             let before = try UnitState.read(target.unit)
-            try Subprocess.check(["systemctl", "kill", "--kill-whom=main", "--signal=KILL", target.unit])
+            try systemd { manager throws(BusError) in try manager.killUnit(target.unit, whom: "main", signal: SIGKILL) }
             try waitForNewInstance(after: before.invocationID)
         case .expectKill:
             try expectKill()
@@ -112,8 +125,7 @@ struct ScenarioRunner {
         case .expectJournal(let event, let fields, let present):
             try expectJournal(event, fields, present: present)
         case .expectUnit(let property, let value):
-            let seen = try Subprocess.check(["systemctl", "show", "-p", property, "--value", target.unit])
-                .trimmed
+            let seen = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, property) }
             guard seen == value else { throw .failed("unit \(property): expected '\(value)', got '\(seen)'") }
         case .setBuild(let build):
             if let build {
@@ -121,7 +133,7 @@ struct ScenarioRunner {
             } else {
                 unlink(Self.buildDropIn)
             }
-            try Subprocess.check(["systemctl", "daemon-reload"])
+            try systemd { manager throws(BusError) in try manager.reload() }
         case .corruptArchive:
             try corruptArchive()
         case .testHook(let name):
@@ -201,7 +213,6 @@ struct ScenarioRunner {
         let deadline = ContinuousClock.now + (present ? timeout : min(timeout, Self.absenceWindow))
         let what = matches.joined(separator: " ")
         while true {
-            _ = try Subprocess.run(["journalctl", "--sync"])
             let found = try JournalQuery.count(matches: matches, sinceUSec: startUSec) > 0
             if found == present && present { return }
             if found && !present { throw .failed("unexpected journal entry with \(what)") }
@@ -215,8 +226,10 @@ struct ScenarioRunner {
 
     private func setPolicy(_ policy: KillPolicy) throws(CLIError) {
         try writeDropIn(Self.policyDropIn, "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(policy.rawValue)\n")
-        try Subprocess.check(["systemctl", "daemon-reload"])
-        try Subprocess.check(["systemctl", "restart", "permissiond.service"])
+        try systemd { manager throws(BusError) in
+            try manager.reload()
+            try manager.run(.restart, "permissiond.service", timeout: timeout)
+        }
     }
 
     private func corruptArchive() throws(CLIError) {
@@ -236,10 +249,14 @@ struct ScenarioRunner {
     }
 }
 
-/// Writes a systemd drop-in, creating its folder.
+/// Writes a systemd drop-in, creating its folder (and the folders above it).
 func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    _ = try Subprocess.run(["mkdir", "-p", folder])
+    var built = ""
+    for part in folder.split(separator: "/") {
+        built += "/" + part
+        if mkdir(built, 0o755) != 0 && errno != EEXIST { throw .failed("cannot create \(built): \(errnoText())") }
+    }
     guard let file = fopen(path, "w") else { throw .failed("cannot write \(path): \(errnoText())") }
     fputs(text, file)
     fclose(file)

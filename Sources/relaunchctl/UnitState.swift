@@ -35,26 +35,22 @@ struct UnitState {
     }
 }
 
-/// Counts journal entries with `journalctl`, for scenario expectations.
+/// Counts journal entries through sd-journal (the Systemd layer), for scenario expectations.
 enum JournalQuery {
     /// How many entries since `sinceUSec` match every FIELD=VALUE in `matches`.
     static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
-        let since = "@\(sinceUSec / 1_000_000).\(String(sinceUSec % 1_000_000).leftPadded(6))"
-        let result = try Subprocess.run(["journalctl", "--no-pager", "-q", "-o", "cat", "--output-fields=MESSAGE_ID",
-                                         "--since", since] + matches)
-        guard result.status == 0 else { throw .failed("journalctl exited \(result.status)") }
-        return result.output.split(separator: "\n").count
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
-    }
-
-    /// The string without leading and trailing blanks and newlines.
-    var trimmed: String {
-        let blanks: Set<Character> = [" ", "\t", "\n", "\r"]
-        return String(drop { blanks.contains($0) }.reversed().drop { blanks.contains($0) }.reversed())
+        do throws(SystemdError) {
+            let reader = try JournalReader(flags: [.localOnly])
+            for match in matches {
+                guard let equals = match.firstIndex(of: "=") else { continue }
+                try reader.addMatch(String(match[..<equals]), String(match[match.index(after: equals)...]))
+            }
+            try reader.seek(realtimeMicroseconds: sinceUSec)
+            var count = 0
+            while try reader.next() { count += 1 }
+            return count
+        } catch {
+            throw .failed("cannot read the journal: \(error)")
+        }
     }
 }
