@@ -46,7 +46,7 @@ let package = Package(
         ),
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
-        .target(name: "ScenarioKit", dependencies: ["RelaunchContract"]),
+        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
         .target(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]

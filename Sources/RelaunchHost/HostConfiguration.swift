@@ -79,7 +79,7 @@ struct HostConfiguration: Sendable {
         }
         return HostConfiguration(
             identity: identity,
-            buildNumber: environment(identity.buildVariable) ?? identity.build,
+            buildNumber: environment("RELAUNCH_BUILD") ?? environment(identity.buildVariable) ?? identity.build,
             stateDirectory: directory,
             invocationID: environment("INVOCATION_ID"),
             testHooksEnabled: environment("RELAUNCH_TEST_HOOKS") == "1",
@@ -95,7 +95,7 @@ struct HostConfiguration: Sendable {
         its saved state at launch, says READY=1, then serves org.relaunch.App1 on the system bus.
           --state-directory DIR  where the restoration archive lives (default: $STATE_DIRECTORY,
                                  else ./.\(identity.program)-state)
-        Environment: \(identity.buildVariable) (build number, default \(identity.build)),
+        Environment: RELAUNCH_BUILD or \(identity.buildVariable) (build number, default \(identity.build)),
         RELAUNCH_APP_ID (app id, default \(identity.defaultAppID)), RELAUNCH_BUS_NAME (default
         \(identity.defaultBusName)), RELAUNCH_TEST_HOOKS=1 (allow TestHook), and from systemd
         STATE_DIRECTORY, INVOCATION_ID, WATCHDOG_USEC, LISTEN_FDS.

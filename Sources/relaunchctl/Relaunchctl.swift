@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScenarioKit
 import RelaunchContract
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.

@@ -122,11 +122,6 @@ func monotonicMicroseconds() -> UInt64 {
     return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
 }
 
-func realtimeMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
-}
 
 private func elapsed(since start: UInt64) -> String {
     let ms = (monotonicMicroseconds() - start) / 1000

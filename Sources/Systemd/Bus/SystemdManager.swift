@@ -141,6 +141,8 @@ public struct SystemdManager: Sendable {
         case .string(let text), .objectPath(let text), .signature(let text): return text
         case .array(_, let elements) where elements.allSatisfy({ $0.signature == "y" }):
             return Self.hex(value.bytesValue ?? [])
+        case .array(_, let elements) where elements.allSatisfy({ $0.signature == "s" }):
+            return elements.compactMap(\.stringValue).joined(separator: " ")
         default:
             if let number = value.uint64Value { return String(number) }
             if case .int32(let number) = value { return String(number) }

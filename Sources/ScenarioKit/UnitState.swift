@@ -1,16 +1,16 @@
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What systemd says about a unit right now, from its D-Bus API (the Systemd layer's `unitStatus`).
-struct UnitState {
-    var invocationID: String
-    var mainPID: String
+package struct UnitState {
+    package var invocationID: String
+    package var mainPID: String
 
     /// Reads the unit's properties; a unit systemd has not loaded reads as not running.
-    static func read(_ unit: String) throws(CLIError) -> UnitState {
+    package static func read(_ unit: String) throws(CLIError) -> UnitState {
         let manager = SystemdManager(connection: try systemBus())
         do {
             guard let status = try manager.unitStatus(unit) else { return UnitState(invocationID: "", mainPID: "0") }
@@ -21,7 +21,7 @@ struct UnitState {
     }
 
     /// Whether `pid` names a live process (not a zombie waiting to be reaped).
-    static func isAlive(pid: String) -> Bool {
+    package static func isAlive(pid: String) -> Bool {
         guard let number = Int32(pid), number > 0 else { return false }
         guard let file = fopen("/proc/\(number)/stat", "r") else { return false }
         defer { fclose(file) }
@@ -36,9 +36,9 @@ struct UnitState {
 }
 
 /// Counts journal entries through sd-journal (the Systemd layer), for scenario expectations.
-enum JournalQuery {
+package enum JournalQuery {
     /// How many entries since `sinceUSec` match every FIELD=VALUE in `matches`.
-    static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
+    package static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
         do throws(SystemdError) {
             let reader = try JournalReader(flags: [.localOnly])
             for match in matches {
@@ -53,4 +53,11 @@ enum JournalQuery {
             throw .failed("cannot read the journal: \(error)")
         }
     }
+}
+
+/// CLOCK_REALTIME in microseconds since the Unix epoch.
+package func realtimeMicroseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
 }

@@ -1,18 +1,18 @@
-import RelaunchContract
+package import RelaunchContract
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The registered app a command drives: its id, its unit and where it serves org.relaunch.App1.
-struct AppTarget: Sendable, Hashable {
-    var app: String
-    var unit: String
-    var busName: String
+package struct AppTarget: Sendable, Hashable {
+    package var app: String
+    package var unit: String
+    package var busName: String
 
     /// The registrations: from `$RELAUNCH_APPS_D` (folders separated by `:`, earliest wins) when
     /// set, else from the standard apps.d folders.
-    static func registry() -> AppRegistry {
+    package static func registry() -> AppRegistry {
         if let raw = getenv("RELAUNCH_APPS_D").map({ String(cString: $0) }), !raw.isEmpty {
             return AppRegistry.load(folders: raw.split(separator: ":").map(String.init))
         }
@@ -23,7 +23,7 @@ struct AppTarget: Sendable, Hashable {
     /// registered app.
     /// - Throws: a usage error listing the registered apps when none or several fit, or when the
     ///   app serves no App1 (its registration has no BusName).
-    static func resolve(_ requested: String?, registry: AppRegistry = AppTarget.registry()) throws(CLIError) -> AppTarget {
+    package static func resolve(_ requested: String?, registry: AppRegistry = AppTarget.registry()) throws(CLIError) -> AppTarget {
         let registered = registry.ids.isEmpty ? "none" : registry.ids.joined(separator: ", ")
         let chosen: String
         if let requested {

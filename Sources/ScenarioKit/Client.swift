@@ -1,9 +1,9 @@
-import RelaunchBus
-import RelaunchContract
-import Systemd
+package import RelaunchBus
+package import RelaunchContract
+package import Systemd
 
 /// Maps bus failures to the contract's exit codes with a line that says what to do.
-func cliError(_ error: BusError, talkingTo service: String, hint: String) -> CLIError {
+package func cliError(_ error: BusError, talkingTo service: String, hint: String) -> CLIError {
     if error.isAccessDenied {
         // The daemons' own refusals name the polkit action and what to do; the bus policy's do not.
         let hint = error.message.contains("root") ? "" : " (run as root, or as a member of the group 'relaunch')"
@@ -19,7 +19,7 @@ func cliError(_ error: BusError, talkingTo service: String, hint: String) -> CLI
 }
 
 /// Opens the system bus, or says why not.
-func systemBus() throws(CLIError) -> BusConnection {
+package func systemBus() throws(CLIError) -> BusConnection {
     do {
         return try BusConnection.system()
     } catch {
@@ -29,32 +29,32 @@ func systemBus() throws(CLIError) -> BusConnection {
 }
 
 /// The permission daemon, org.relaunch.Permissions1, with failures as the contract's exit codes.
-struct PermissionsCLIClient {
-    let client: PermissionsClient
+package struct PermissionsCLIClient {
+    package let client: PermissionsClient
 
-    init() throws(CLIError) { client = PermissionsClient(bus: try systemBus()) }
+    package init() throws(CLIError) { client = PermissionsClient(bus: try systemBus()) }
 
-    func get(app: String, permission: String) throws(CLIError) -> String {
+    package func get(app: String, permission: String) throws(CLIError) -> String {
         try run { () throws(BusError) in try client.get(app: app, permission: permission) }
     }
 
-    func list(app: String) throws(CLIError) -> [String: String] {
+    package func list(app: String) throws(CLIError) -> [String: String] {
         try run { () throws(BusError) in try client.list(app: app) }
     }
 
-    func listApps() throws(CLIError) -> [String] {
+    package func listApps() throws(CLIError) -> [String] {
         try run { () throws(BusError) in try client.listApps() }
     }
 
-    func set(app: String, permission: String, state: String) throws(CLIError) {
+    package func set(app: String, permission: String, state: String) throws(CLIError) {
         try run { () throws(BusError) in try client.set(app: app, permission: permission, state: state) }
     }
 
-    func reset(app: String, permission: String) throws(CLIError) {
+    package func reset(app: String, permission: String) throws(CLIError) {
         try run { () throws(BusError) in try client.reset(app: app, permission: permission) }
     }
 
-    func lastKill(app: String) throws(CLIError) -> LastKill? {
+    package func lastKill(app: String) throws(CLIError) -> LastKill? {
         try run { () throws(BusError) in try client.lastKill(app: app) }
     }
 
@@ -69,35 +69,35 @@ struct PermissionsCLIClient {
 }
 
 /// One registered app's org.relaunch.App1, with failures as the contract's exit codes.
-struct AppCLIClient {
-    let target: AppTarget
-    let client: AppClient
+package struct AppCLIClient {
+    package let target: AppTarget
+    package let client: AppClient
 
     /// The app `target` on a new connection.
-    init(_ target: AppTarget) throws(CLIError) {
+    package init(_ target: AppTarget) throws(CLIError) {
         self.init(target, bus: try systemBus())
     }
 
     /// The app `target` on an open connection.
-    init(_ target: AppTarget, bus: BusConnection) {
+    package init(_ target: AppTarget, bus: BusConnection) {
         self.target = target
         client = AppClient(bus: bus, busName: target.busName)
     }
 
-    func tap(_ element: String) throws(CLIError) { try run { () throws(BusError) in try client.tap(element) } }
-    func type(field: String, text: String) throws(CLIError) {
+    package func tap(_ element: String) throws(CLIError) { try run { () throws(BusError) in try client.tap(element) } }
+    package func type(field: String, text: String) throws(CLIError) {
         try run { () throws(BusError) in try client.type(field: field, text: text) }
     }
-    func background() throws(CLIError) { try run { () throws(BusError) in try client.background() } }
-    func foreground() throws(CLIError) { try run { () throws(BusError) in try client.foreground() } }
-    func quit(force: Bool) throws(CLIError) { try run { () throws(BusError) in try client.quit(force: force) } }
-    func testHook(_ name: String) throws(CLIError) { try run { () throws(BusError) in try client.testHook(name) } }
-    func screen() throws(CLIError) -> String { try run { () throws(BusError) in try client.screen() } }
-    func state() throws(CLIError) -> String { try run { () throws(BusError) in try client.state() } }
-    func elements() throws(CLIError) -> [AppElement] { try run { () throws(BusError) in try client.elements() } }
+    package func background() throws(CLIError) { try run { () throws(BusError) in try client.background() } }
+    package func foreground() throws(CLIError) { try run { () throws(BusError) in try client.foreground() } }
+    package func quit(force: Bool) throws(CLIError) { try run { () throws(BusError) in try client.quit(force: force) } }
+    package func testHook(_ name: String) throws(CLIError) { try run { () throws(BusError) in try client.testHook(name) } }
+    package func screen() throws(CLIError) -> String { try run { () throws(BusError) in try client.screen() } }
+    package func state() throws(CLIError) -> String { try run { () throws(BusError) in try client.state() } }
+    package func elements() throws(CLIError) -> [AppElement] { try run { () throws(BusError) in try client.elements() } }
 
     /// Whether the running instance finished launching, and its invocation id.
-    func ready() throws(CLIError) -> (finished: Bool, invocationID: String) {
+    package func ready() throws(CLIError) -> (finished: Bool, invocationID: String) {
         try run { () throws(BusError) in try client.ready() }
     }
 
@@ -115,7 +115,7 @@ struct AppCLIClient {
     ///
     /// The app answers `Ready` only once it has restored; comparing its invocation id with the
     /// unit's current one makes sure the answer does not come from an instance that is dying.
-    static func waitReady(_ target: AppTarget, timeout: Duration) throws(CLIError) -> String {
+    package static func waitReady(_ target: AppTarget, timeout: Duration) throws(CLIError) -> String {
         let deadline = ContinuousClock.now + timeout
         let bus = try systemBus()
         let manager = SystemdManager(connection: bus)
@@ -148,7 +148,7 @@ struct AppCLIClient {
 }
 
 /// Runs a decoding step, turning a malformed reply into a failure that says so.
-func decode<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
+package func decode<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
     do {
         return try body()
     } catch {

@@ -1,44 +1,54 @@
 import FoundationEssentials
-import RelaunchBus
-import RelaunchContract
+package import RelaunchBus
+package import RelaunchContract
 import ScenarioKit
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A failed scenario step: where, and what was expected against what was seen.
-struct ScenarioFailure: Error, CustomStringConvertible {
-    var scenario: String
-    var line: Int
-    var message: String
-    var description: String { "\(scenario):\(line): \(message)" }
+package struct ScenarioFailure: Error, CustomStringConvertible {
+    package var scenario: String
+    package var line: Int
+    package var message: String
+    package var description: String { "\(scenario):\(line): \(message)" }
 }
 
 /// Plays one scenario's steps against permissiond, the app's unit and the journal.
-struct ScenarioRunner {
-    static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
-    static let buildDropIn = "/run/systemd/system/checkin-demo.service.d/50-relaunch-scenario-build.conf"
-    static let archivePath = "/var/lib/checkin-demo/restoration.archive"
+package struct ScenarioRunner {
+    package static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
+    /// Where the `build` step's runtime drop-in for the app's unit goes.
+    var buildDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-build.conf" }
 
-    let timeout: Duration
-    let verbose: Bool
+    /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
+    /// host library keeps it.
+    func archivePath() throws(CLIError) -> String {
+        let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
+        guard let first = directories.split(separator: " ").first else {
+            throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
+        }
+        return "/var/lib/\(first)/restoration.archive"
+    }
+
+    package let timeout: Duration
+    package let verbose: Bool
     /// The app the steps drive (`app APP` switches it).
-    var target: AppTarget
+    package var target: AppTarget
     /// Realtime µs when the scenario started: journal expectations look from here on.
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
 
-    init(timeout: Duration, verbose: Bool, target: AppTarget) {
+    package init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
         self.verbose = verbose
         self.target = target
     }
 
     /// Resets the world, then plays every step; throws the first failure.
-    mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
+    package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
         do {
             try prepare()
         } catch {
@@ -58,10 +68,10 @@ struct ScenarioRunner {
     /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
-        unlink(Self.buildDropIn)
+        unlink(buildDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
-        unlink(Self.archivePath)
+        unlink(try archivePath())
         try systemd { manager throws(BusError) in
             try manager.resetFailed(target.unit)
             try manager.run(.start, target.unit, timeout: timeout)
@@ -125,13 +135,22 @@ struct ScenarioRunner {
         case .expectJournal(let event, let fields, let present):
             try expectJournal(event, fields, present: present)
         case .expectUnit(let property, let value):
-            let seen = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, property) }
-            guard seen == value else { throw .failed("unit \(property): expected '\(value)', got '\(seen)'") }
+            // systemd gets there on its own time (a quitting app is `deactivating` for a moment):
+            // wait up to the timeout for the value.
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let seen = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, property) }
+                if seen == value { break }
+                guard ContinuousClock.now < deadline else {
+                    throw .failed("unit \(property): expected '\(value)', got '\(seen)' after \(timeout)")
+                }
+                pause(milliseconds: 20)
+            }
         case .setBuild(let build):
             if let build {
-                try writeDropIn(Self.buildDropIn, "[Service]\nEnvironment=CHECKIN_DEMO_BUILD=\(build)\n")
+                try writeDropIn(buildDropIn, "[Service]\nEnvironment=RELAUNCH_BUILD=\(build)\n")
             } else {
-                unlink(Self.buildDropIn)
+                unlink(buildDropIn)
             }
             try systemd { manager throws(BusError) in try manager.reload() }
         case .corruptArchive:
@@ -201,7 +220,7 @@ struct ScenarioRunner {
     }
 
     /// How long `expect no-journal` watches for the entry before it counts as absent.
-    static let absenceWindow: Duration = .seconds(1)
+    package static let absenceWindow: Duration = .seconds(1)
 
     private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
         var matches = ["MESSAGE_ID=\(event.messageID)"]
@@ -235,13 +254,14 @@ struct ScenarioRunner {
     private func corruptArchive() throws(CLIError) {
         let state = try UnitState.read(target.unit)
         guard state.mainPID == "0" else { throw .usage("corrupt-archive needs the app stopped (stop-app first)") }
-        guard let file = fopen(Self.archivePath, "r+b") else {
-            throw .failed("cannot open \(Self.archivePath): \(errnoText())")
+        let archivePath = try archivePath()
+        guard let file = fopen(archivePath, "r+b") else {
+            throw .failed("cannot open \(archivePath): \(errnoText())")
         }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
         let size = ftell(file)
-        guard size > 16 else { throw .failed("\(Self.archivePath) holds only \(size) bytes") }
+        guard size > 16 else { throw .failed("\(archivePath) holds only \(size) bytes") }
         fseek(file, size / 2, SEEK_SET)
         let byte = fgetc(file)
         fseek(file, size / 2, SEEK_SET)
@@ -250,7 +270,7 @@ struct ScenarioRunner {
 }
 
 /// Writes a systemd drop-in, creating its folder (and the folders above it).
-func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
+package func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     var built = ""
     for part in folder.split(separator: "/") {
@@ -263,7 +283,7 @@ func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
 }
 
 /// Waits a little between two polls of a condition that has a deadline.
-func pause(milliseconds: Int) {
+package func pause(milliseconds: Int) {
     var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
