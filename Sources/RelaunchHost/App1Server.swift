@@ -20,8 +20,6 @@ struct App1Server<App: HostableApp>: Sendable {
     let host: AppHost<App>
     let logger: Logger
 
-    /// The members that change the app: root, or polkit's `org.relaunch.app.drive`.
-    static var inputMembers: Set<String> { App1Members.input }
 
     /// The method handler; `authorized`: polkit allowed a non-root caller to drive the app.
     func handle(_ call: BusMethodCall, authorized: Bool = false) throws(BusError) -> BusReply {
@@ -104,5 +102,4 @@ struct App1Server<App: HostableApp>: Sendable {
 enum App1Members {
     static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
     static let testHooks = ["hang", "crash-next-restore", "stall-next-restore"]
-    static let input: Set<String> = ["Tap", "Type", "Background", "Foreground", "Quit"]
 }

@@ -52,14 +52,23 @@ struct BusService<App: HostableApp>: Service {
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, _ in
-                let object = try connection.export(.app1, at: BusInterface.app1ObjectPath) {
-                    (call, pending) throws(BusError) -> BusReply? in
-                    guard App1Members.input.contains(call.member), !call.isFromRoot else {
-                        return try interface.handle(call)
+                let answer: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
+                    try interface.handle(call)
+                }
+                // Input: root at once; anyone else once polkit says yes (asked off the bus thread).
+                let drive: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
+                    guard !call.isFromRoot else { return try interface.handle(call) }
+                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in
+                        try interface.handle(call, authorized: true)
                     }
-                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in try interface.handle(call, authorized: true) }
                     return nil
                 }
+                let object = try connection.export(
+                    .app1, at: BusInterface.app1ObjectPath,
+                    handlers: [
+                        "Ready": answer, "State": answer, "Screen": answer, "Elements": answer, "TestHook": answer,
+                        "Tap": drive, "Type": drive, "Background": drive, "Foreground": drive, "Quit": drive,
+                    ])
                 let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
                 do {
                     try connection.requestName(host.configuration.busName)

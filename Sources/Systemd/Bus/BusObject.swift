@@ -185,6 +185,32 @@ extension BusConnection {
         try export(interface, at: path) { (call, _) throws(BusError) -> BusReply? in try handler(call) }
     }
 
+    /// Exports `interface` at `path` with one handler per method, each of which may answer later.
+    ///
+    /// - Throws: ``BusError`` `InvalidArgs` when a method of the description has no handler or a
+    ///   handler names no method (a server out of step with its interface), before anything is exported.
+    public func export(
+        _ interface: BusInterface, at path: String? = nil,
+        resolvingSenderUID: @escaping @Sendable (String) -> Bool = { _ in true },
+        handlers: [String: BusDeferringMethodHandler]
+    ) throws(BusError) -> BusObject {
+        let methods = Set(interface.methods.map(\.name))
+        let missing = methods.subtracting(handlers.keys).sorted()
+        let extra = Set(handlers.keys).subtracting(methods).sorted()
+        guard missing.isEmpty, extra.isEmpty else {
+            throw .invalidArgs(
+                "the handlers of \(interface.name) do not match its description: "
+                    + "missing \(missing.joined(separator: ", ")), unknown \(extra.joined(separator: ", "))")
+        }
+        return try export(interface, at: path, resolvingSenderUID: resolvingSenderUID) {
+            (call, pending) throws(BusError) -> BusReply? in
+            guard let handler = handlers[call.member] else {
+                throw .failed(name: BusError.unknownMethodName, "\(interface.name) has no method \(call.member)")
+            }
+            return try handler(call, pending)
+        }
+    }
+
     /// Exports `interface` at `path` with a handler that may answer later (``BusPendingReply``).
     ///
     /// - Parameters:
