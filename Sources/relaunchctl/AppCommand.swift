@@ -21,6 +21,11 @@ struct AppCommand: AsyncParsableCommand {
         subcommands: [List.self, Elements.self, Tap.self, TypeText.self, Background.self, Foreground.self,
                       Quit.self, Screen.self, State.self, WaitReady.self]
     )
+
+    /// `relaunchctl app --app APP SUBCOMMAND` (the contract's form); `--app` after the subcommand works too.
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "The registered app to drive (relaunchctl app list).", valueName: "app"))
+    var app: String?
 }
 
 /// `--app APP`, which every `app` subcommand takes.
@@ -28,6 +33,11 @@ struct AppOption: ParsableArguments {
     @Option(name: .customLong("app"), help: ArgumentHelp(
         "The registered app to drive (relaunchctl app list).", valueName: "app"))
     var app: String?
+
+    init() {}
+
+    /// The option as given (after the subcommand, or before it).
+    init(app: String?) { self.app = app }
 
     /// The app to drive, resolved against the registrations.
     func target() throws(CLIError) -> AppTarget { try AppTarget.resolve(app) }
@@ -88,7 +98,9 @@ extension AppCommand {
     struct Elements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "What the app's current screen accepts: name, kind (tap or type), description.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Print a JSON array of {name, kind, description}.") var json = false
         func run() async throws {
             let elements = try target.client().elements()
@@ -106,7 +118,9 @@ extension AppCommand {
 
     struct Tap: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Tap an element on the screen (see: app elements).")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Argument(help: "An element of the current screen, e.g. check-in (relaunchctl app elements).")
         var element: String
         func run() async throws { try target.client().tap(element) }
@@ -114,7 +128,9 @@ extension AppCommand {
 
     struct TypeText: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "type", abstract: "Type text into a field.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Argument(help: "A field of the current screen, e.g. note (relaunchctl app elements).") var field: String
         @Argument(help: "The text.") var text: String
         func run() async throws { try target.client().type(field: field, text: text) }
@@ -123,33 +139,43 @@ extension AppCommand {
     struct Background: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send the app to the background; it preserves its state.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         func run() async throws { try target.client().background() }
     }
 
     struct Foreground: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring the app to the foreground.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         func run() async throws { try target.client().foreground() }
     }
 
     struct Quit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Quit the app; --force is the user's force quit, which discards saved state.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Force quit: discard the saved state, as iOS does.") var force = false
         func run() async throws { try target.client().quit(force: force) }
     }
 
     struct Screen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Draw the current screen as text.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         func run() async throws { print(try target.client().screen(), terminator: "") }
     }
 
     struct State: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the app's restoration state.")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Print the state as JSON (the contract's keys).") var json = false
         func run() async throws {
             let text = try target.client().state()
@@ -179,7 +205,9 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             commandName: "wait-ready",
             abstract: "Wait until the running instance has finished launching (and restoring).")
-        @OptionGroup var target: AppOption
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Option(parsing: .unconditional, help: "Give up after this many seconds.") var timeout: Double = 30
         func validate() throws {
             try validateTimeout(timeout)

@@ -54,16 +54,18 @@ extension PermissionCommand {
             }
             if json {
                 let members = table.map { app, states in
-                    "\(jsonString(app)): {" + Permission.allCases.map {
-                        "\(jsonString($0.rawValue)): \(jsonString(states[$0.rawValue] ?? "not-determined"))"
+                    "\(jsonString(app)): {" + Permission.allCases.filter { states[$0.rawValue] != nil }.map {
+                        "\(jsonString($0.rawValue)): \(jsonString(states[$0.rawValue]!))"
                     }.joined(separator: ", ") + "}"
                 }
                 print("{" + members.joined(separator: ", ") + "}")
                 return
             }
             for (app, states) in table {
+                // The permissions the app uses (its registration's Permissions=), in the usual order.
                 for permission in Permission.allCases {
-                    print(pad(app, 16) + pad(permission.rawValue, 12) + (states[permission.rawValue] ?? "not-determined"))
+                    guard let state = states[permission.rawValue] else { continue }
+                    print(pad(app, 16) + pad(permission.rawValue, 12) + state)
                 }
             }
         }

@@ -8,7 +8,8 @@ struct Relaunchctl: AsyncParsableCommand {
         commandName: "relaunchctl",
         abstract: "Toggle app permissions, drive registered apps and review relaunches.",
         discussion: """
-        Talks to permissiond (org.relaunch.Permissions1) and the registered apps (org.relaunch.App1)         on the system bus, and reads the journal.
+        Talks to permissiond (org.relaunch.Permissions1) and the registered apps (org.relaunch.App1) \
+        on the system bus, and reads the journal.
 
         A scripted permission toggle:
           relaunchctl app tap check-in && relaunchctl app type note "Window seat"
