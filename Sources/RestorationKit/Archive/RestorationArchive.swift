@@ -45,8 +45,23 @@ public struct ArchiveHeader: Equatable, Sendable {
 
 /// One preserved view controller.
 public struct ArchivedController: Equatable, Sendable {
-    /// Restoration identifiers from the root to this controller.
-    public var path: [String]
+    /// Where its path is stored: records of one preservation (or one decoded archive) share a
+    /// table, so a record costs the same at any depth.
+    var location: PathReference
+
+    /// Restoration identifiers from the root to this controller (built on each read: prefer
+    /// `identifier` when only the last one is needed).
+    public var path: [String] {
+        get { location.path }
+        set { location = PathReference(path: newValue) }
+    }
+
+    /// Its restoration identifier, the last of `path` (nil for an empty path).
+    public var identifier: String? { location.last }
+
+    /// How many identifiers `path` has.
+    public var depth: Int { location.depth }
+
     /// The controller's class (module-qualified), checked against the one restoration returns.
     public var className: String
     /// The restoration class's name (module-qualified), if the controller had one.
@@ -63,7 +78,17 @@ public struct ArchivedController: Equatable, Sendable {
         path: [String], className: String, restorationClassName: String?,
         relationships: [ArchivedRelationship], state: [String: StateValue], views: [ArchivedView] = []
     ) {
-        self.path = path
+        self.init(
+            location: PathReference(path: path), className: className, restorationClassName: restorationClassName,
+            relationships: relationships, state: state, views: views)
+    }
+
+    /// A record whose path is a node of a shared table.
+    init(
+        location: PathReference, className: String, restorationClassName: String?,
+        relationships: [ArchivedRelationship], state: [String: StateValue], views: [ArchivedView]
+    ) {
+        self.location = location
         self.className = className
         self.restorationClassName = restorationClassName
         self.relationships = relationships
