@@ -25,7 +25,7 @@ enum ArchiveFormat3 {
     // MARK: Writing
 
     static func writePayload(_ archive: RestorationArchive, to writer: inout ByteWriter) {
-        var strings = StringTable()
+        var strings = StringTable(expected: 64 + archive.controllers.count * 2)
         var nodes = NodeWriter()
         // The body first, into its own buffer, so that the string and node tables can precede it.
         var body = ByteWriter(capacity: 64 + archive.controllers.count * 24)
@@ -41,7 +41,7 @@ enum ArchiveFormat3 {
             records.appendVarint(controller.relationships.count)
             for relationship in controller.relationships {
                 records.append(relationship.kind.rawValue)
-                records.appendVarint(strings.index(of: relationship.identifier))
+                records.appendVarint(strings.index(ofIdentifier: relationship.identifier))
             }
             write(controller.state, to: &records, strings: &strings)
             records.appendVarint(controller.views.count)
@@ -79,6 +79,16 @@ enum ArchiveFormat3 {
             write(value, to: &writer, strings: &strings)
             return
         }
+        if state.count == 2 {
+            // Two entries, the commonest case after one: put them in order without sorting an array.
+            let first = state[state.startIndex]
+            let second = state[state.index(after: state.startIndex)]
+            for (key, value) in first.key < second.key ? [first, second] : [second, first] {
+                writer.appendVarint(strings.index(of: key))
+                write(value, to: &writer, strings: &strings)
+            }
+            return
+        }
         for (key, value) in state.sorted(by: { $0.key < $1.key }) {
             writer.appendVarint(strings.index(of: key))
             write(value, to: &writer, strings: &strings)
@@ -94,7 +104,7 @@ enum ArchiveFormat3 {
         case .string(let text): writer.appendShortString(text)
         case .strings(let list):
             writer.appendVarint(list.count)
-            for text in list { writer.appendVarint(strings.index(of: text)) }
+            for text in list { writer.appendVarint(strings.index(ofIdentifier: text)) }
         case .bytes(let raw):
             writer.appendVarint(raw.count)
             writer.append(raw: raw)
@@ -102,22 +112,35 @@ enum ArchiveFormat3 {
     }
 
     /// Strings numbered in the order they are first written.
+    ///
+    /// A record repeats a few names (its class, its restoration class, its state keys) that the
+    /// records before it used too: `index(of:)` finds those among the last eight without hashing.
+    /// Identifiers are mostly new: `index(ofIdentifier:)` goes straight to the hash table.
     private struct StringTable {
-        var list: [String] = []
-        var indexes: [String: Int] = [:]
-        /// The last string looked up and its index: records in a row mostly repeat a class name.
-        var last: (string: String, index: Int)?
+        private var numbers = StringIndex()
+        private var recent: [(string: String, index: Int)] = []
+        private var next = 0
 
+        /// A table sized for about `expected` distinct strings.
+        init(expected: Int) { numbers = StringIndex(expected: expected) }
+
+        var list: [String] { numbers.strings }
+
+        /// The index of a name or key.
         mutating func index(of string: String) -> Int {
-            if let last, last.string == string { return last.index }
-            let next = list.count
-            let index = Self.value(&indexes[string, default: next])
-            if index == next { list.append(string) }
-            last = (string, index)
-            return index
+            for entry in recent where entry.string == string { return entry.index }
+            let number = numbers.number(of: string).number
+            if recent.count < 8 {
+                recent.append((string, number))
+            } else {
+                recent[next] = (string, number)
+                next = (next + 1) & 7
+            }
+            return number
         }
 
-        private static func value(_ slot: inout Int) -> Int { slot }
+        /// The index of an identifier.
+        mutating func index(ofIdentifier string: String) -> Int { numbers.number(of: string).number }
     }
 
     /// The nodes written: those of the records' tables, numbered parents first (node 0 is the root).
@@ -152,7 +175,7 @@ enum ArchiveFormat3 {
             }
             var node = memo[Int(current)]
             while let next = unknown.popLast() {
-                node = add(parent: node, identifier: strings.index(of: source.identifiers[Int(next)]))
+                node = add(parent: node, identifier: strings.index(ofIdentifier: source.identifiers[Int(next)]))
                 memo[Int(next)] = node
             }
             return node
@@ -168,7 +191,7 @@ enum ArchiveFormat3 {
             }
             var node: Int32 = 0
             for identifier in path {
-                let key = Key(parent: node, identifier: strings.index(of: identifier))
+                let key = Key(parent: node, identifier: strings.index(ofIdentifier: identifier))
                 if let existing = byName?[key] {
                     node = existing
                 } else {

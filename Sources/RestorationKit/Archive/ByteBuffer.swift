@@ -186,8 +186,15 @@ struct ByteReader {
 
     private mutating func string(at start: Int, count: Int, _ what: String) throws(ArchiveError) -> String {
         let utf8 = UnsafeBufferPointer(rebasing: buffer[offset..<offset + count])
-        guard let string = String(validating: utf8, as: UTF8.self) else {
-            throw fault(at: start, "\(what) is not valid UTF-8")
+        // ASCII (identifiers, class names, keys, most text) is valid as it is; the rest is checked.
+        let string: String
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            string = String(decoding: utf8, as: UTF8.self)
+        } else {
+            guard let valid = String(validating: utf8, as: UTF8.self) else {
+                throw fault(at: start, "\(what) is not valid UTF-8")
+            }
+            string = valid
         }
         offset += count
         return string

@@ -8,14 +8,23 @@
 /// at any depth, and class names are computed once per class.
 struct Preserver {
     private var records: [ArchivedController] = []
-    private var paths = PathTableBuilder()
+    private var parents: [Int32] = [0]
+    private var identifiers: [String] = [""]
+    private var depths: [Int32] = [0]
     private var names = TypeNameCache()
+
+    /// One controller waiting to be recorded, and the earlier sibling with its identifier, if any.
+    private struct Pending {
+        var controller: ViewController
+        var parent: Int32
+        var duplicateOf: ViewController?
+    }
 
     /// The records for everything under `root`.
     static func records(from root: ViewController?) throws(PreservationError) -> [ArchivedController] {
         var preserver = Preserver()
         if let root { try preserver.walk(from: root) }
-        let table = preserver.paths.build()
+        let table = PathTable(parents: preserver.parents, identifiers: preserver.identifiers, depths: preserver.depths)
         var records = preserver.records
         preserver.records = []
         for index in records.indices {
@@ -25,17 +34,21 @@ struct Preserver {
     }
 
     private mutating func walk(from root: ViewController) throws(PreservationError) {
-        var pending: [(controller: ViewController, parent: Int32)] = [(root, 0)]
-        while let (controller, parent) = pending.popLast() {
+        var pending = [Pending(controller: root, parent: 0)]
+        while let next = pending.popLast() {
+            let controller = next.controller
             guard let identifier = controller.restorationIdentifier else { continue }
-            let (node, isNew) = paths.insert(identifier, under: parent)
             let className = names.name(of: type(of: controller))
-            guard isNew else {
-                // Nodes are records in walk order; node 0 is the empty path.
-                throw .duplicatePath(path: paths.path(of: node), firstClass: records[Int(node) - 1].className, secondClass: className)
+            if let first = next.duplicateOf {
+                throw .duplicatePath(
+                    path: path(of: next.parent) + [identifier], firstClass: names.name(of: type(of: first)), secondClass: className)
             }
+            let node = Int32(parents.count)
+            parents.append(next.parent)
+            identifiers.append(identifier)
+            depths.append(depths[Int(next.parent)] + 1)
 
-            var coder = StateCoder()
+            var coder = StateCoder(capacity: 4)
             // UIKit's view controller saves a reference to the storyboard it came from.
             if let storyboard = controller.storyboard, let id = controller.storyboardIdentifier {
                 coder.encode(storyboard.name, forKey: StateCoder.storyboardKey)
@@ -53,9 +66,41 @@ struct Preserver {
                     views: try views(of: controller, at: node)))
 
             // Popped in reverse: the children in order, each with its subtree, then what it presents.
-            if let presented = controller.presentedViewController { pending.append((presented, node)) }
-            for child in children.reversed() { pending.append((child, node)) }
+            // Two of them with one identifier would share a path: the second is refused when its turn
+            // comes, as a walk that kept every path would find it.
+            var below = children
+            if let presented = controller.presentedViewController { below.append(presented) }
+            let duplicates = Self.earlierSiblings(below)
+            for index in below.indices.reversed() {
+                pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates[index]))
+            }
         }
+    }
+
+    /// For each controller, the first one before it with the same restoration identifier, if any.
+    private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?] {
+        var earlier = [ViewController?](repeating: nil, count: siblings.count)
+        guard siblings.count > 1 else { return earlier }
+        if siblings.count <= 8 {
+            for index in 1..<siblings.count {
+                guard let identifier = siblings[index].restorationIdentifier else { continue }
+                earlier[index] = siblings[..<index].first { $0.restorationIdentifier == identifier }
+            }
+        } else {
+            var seen = StringIndex(expected: siblings.count)
+            var firstWith: [Int] = []
+            firstWith.reserveCapacity(siblings.count)
+            for (index, sibling) in siblings.enumerated() {
+                guard let identifier = sibling.restorationIdentifier else { continue }
+                let (number, isNew) = seen.number(of: identifier)
+                if isNew { firstWith.append(index) } else { earlier[index] = siblings[firstWith[number]] }
+            }
+        }
+        return earlier
+    }
+
+    private func path(of node: Int32) -> [String] {
+        PathTable(parents: parents, identifiers: identifiers, depths: depths).path(of: node)
     }
 
     /// The built-in containers' children are preserved automatically; a custom container's only when
@@ -82,7 +127,7 @@ struct Preserver {
             guard let identifier = view.restorationIdentifier else { continue }
             let className = names.name(of: type(of: view))
             if let first = classes[identifier] {
-                throw .duplicatePath(path: paths.path(of: node) + [identifier], firstClass: first, secondClass: className)
+                throw .duplicatePath(path: path(of: node) + [identifier], firstClass: first, secondClass: className)
             }
             classes[identifier] = className
             var coder = StateCoder()

@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// Rebuilds the hierarchy from an archive in UIKit's order.
 ///
 /// 1. Find or create every saved path, parents first: the restoration class (nil skips it and its
@@ -14,21 +16,28 @@
 /// 6. `settle()`, at the end of the launch: only controllers that reached the window count as restored.
 ///
 /// Every step is linear in the number of controllers, whatever the hierarchy's shape: paths are
-/// nodes of one table (numbers, not arrays of strings), a parent finds a child by a hash of its
-/// identifier, and "is it in the window" is answered from one walk down from the root.
+/// nodes of one table (numbers, not arrays of strings), a parent finds its children's nodes in the
+/// order its relationships name them (a hash only when they do not match), and "is it in the
+/// window" is answered from one walk down from the root that marks what it reaches.
 struct Restorer {
     let application: Application
     let archive: RestorationArchive
-    /// One node per distinct saved path.
+    /// One node per saved path: the records' own table when they share one (preservation and
+    /// decoding make one per archive), else one made from their paths.
     private let paths: PathTable
     /// The node of each controller record, in archive order.
     private let recordNodes: [Int32]
-    /// A node's child by identifier, for relationships and objects.
-    private let lookup: PathTableBuilder
+    /// Each node's child nodes, in node order: `childList[childStart[node]..<childStart[node + 1]]`.
+    private let childStart: [Int32]
+    private let childList: [Int32]
+    /// A node's child by identifier, made the first time a child is not where the order says.
+    private var childrenByName: [PathKey: Int32]?
     /// What was found for each node.
     private var found: [ViewController?]
     /// Whether a controller found for the node had the saved class (so its state is decoded).
     private var decodedNodes: [Bool]
+    /// Which record last named the node as a child, to notice one named twice without hashing.
+    private var seen: [Int32]
     private var report = RestorationReport()
     private var names = TypeNameCache()
     /// The path of the last record looked up, handed to restoration classes and the app delegate.
@@ -37,26 +46,52 @@ struct Restorer {
     /// Indexes of a parent's children by identifier, valid while its children do not change.
     private var childIndexes: [ObjectIdentifier: ChildIndex] = [:]
 
+    private struct PathKey: Hashable {
+        var parent: Int32
+        var identifier: String
+    }
+
     init(application: Application, archive: RestorationArchive) {
         self.application = application
         self.archive = archive
-        var builder = PathTableBuilder(capacity: archive.controllers.count)
-        var nodes: [Int32] = []
-        nodes.reserveCapacity(archive.controllers.count)
-        // Canonical nodes for the records' own tables (usually all one table), each node once.
-        var canonical: [ObjectIdentifier: [Int32]] = [:]
-        for record in archive.controllers {
-            let table = record.location.table
-            var memo = canonical.removeValue(forKey: ObjectIdentifier(table)) ?? [Int32](repeating: -1, count: table.parents.count)
-            memo[0] = 0
-            nodes.append(Self.canonicalNode(record.location.node, of: table, memo: &memo, builder: &builder))
-            canonical[ObjectIdentifier(table)] = memo
+        if let shared = archive.controllers.first?.location.table,
+            archive.controllers.allSatisfy({ $0.location.table === shared })
+        {
+            paths = shared
+            recordNodes = archive.controllers.map(\.location.node)
+        } else {
+            // Records of several tables (made by hand, or edited): one node per distinct path.
+            var builder = PathTableBuilder(capacity: archive.controllers.count)
+            var nodes: [Int32] = []
+            nodes.reserveCapacity(archive.controllers.count)
+            var canonical: [ObjectIdentifier: [Int32]] = [:]
+            for record in archive.controllers {
+                let table = record.location.table
+                var memo = canonical.removeValue(forKey: ObjectIdentifier(table)) ?? [Int32](repeating: -1, count: table.parents.count)
+                memo[0] = 0
+                nodes.append(Self.canonicalNode(record.location.node, of: table, memo: &memo, builder: &builder))
+                canonical[ObjectIdentifier(table)] = memo
+            }
+            paths = builder.build()
+            recordNodes = nodes
         }
-        paths = builder.build()
-        lookup = builder
-        recordNodes = nodes
-        found = Array(repeating: nil, count: builder.count)
-        decodedNodes = Array(repeating: false, count: builder.count)
+        // Children by parent, in node order (a counting sort).
+        let count = paths.parents.count
+        var start = [Int32](repeating: 0, count: count + 1)
+        for node in 1..<max(count, 1) { start[Int(paths.parents[node]) + 1] += 1 }
+        for node in 0..<count { start[node + 1] += start[node] }
+        var next = start
+        var list = [Int32](repeating: 0, count: max(count - 1, 0))
+        for node in 1..<max(count, 1) {
+            let parent = Int(paths.parents[node])
+            list[Int(next[parent])] = Int32(node)
+            next[parent] += 1
+        }
+        childStart = start
+        childList = list
+        found = Array(repeating: nil, count: count)
+        decodedNodes = Array(repeating: false, count: count)
+        seen = Array(repeating: 0, count: count)
     }
 
     /// The node of `node` of `table` in `builder`, adding it and the prefixes not yet there.
@@ -75,25 +110,60 @@ struct Restorer {
         return canonical
     }
 
+    /// The child node of `parent` named `identifier`; `position` is where the record's relationships
+    /// put it among the children (preservation makes them in that order), tried first.
+    private mutating func child(_ identifier: String, of parent: Int32, position: Int) -> Int32? {
+        let first = Int(childStart[Int(parent)])
+        let end = Int(childStart[Int(parent) + 1])
+        if position < end - first {
+            let candidate = childList[first + position]
+            if paths.identifiers[Int(candidate)] == identifier { return candidate }
+        }
+        if end - first <= 8 {
+            for index in first..<end where paths.identifiers[Int(childList[index])] == identifier { return childList[index] }
+            return nil
+        }
+        if childrenByName == nil {
+            var table: [PathKey: Int32] = Dictionary(minimumCapacity: paths.parents.count)
+            for node in 1..<paths.parents.count {
+                let key = PathKey(parent: paths.parents[node], identifier: paths.identifiers[node])
+                if table[key] == nil { table[key] = Int32(node) }
+            }
+            childrenByName = table
+        }
+        return childrenByName?[PathKey(parent: parent, identifier: identifier)]
+    }
+
+    /// The node of a whole path, if it is one.
+    private mutating func node(ofPath path: [String]) -> Int32? {
+        var node: Int32 = 0
+        for identifier in path {
+            guard let next = child(identifier, of: node, position: .max) else { return nil }
+            node = next
+        }
+        return node
+    }
+
     /// Steps 1 to 5.
     mutating func run() {
         for index in archive.controllers.indices { find(index) }
         // Parents first: a built-in container is re-linked, then the controller decodes (where a
         // custom container adds back the children it encoded), then its views.
         var decodedViews: [View] = []
-        for (index, record) in archive.controllers.enumerated() {
+        for index in archive.controllers.indices {
             let node = recordNodes[index]
             guard let controller = found[Int(node)] else { continue }
-            relinkChildren(of: record, at: node)
+            let (children, distinct) = restoredChildren(of: index, at: node)
+            relinkChildren(of: index, at: node, children: children, distinct: distinct)
             guard decodedNodes[Int(node)] else { continue }
-            var coder = StateCoder(values: record.state, application: application)
-            coder.restoredChildren = restoredChildren(of: record, at: node)
+            var coder = StateCoder(values: archive.controllers[index].state, application: application)
+            if !children.isEmpty { coder.restoredChildren = RestoredChildren(children) }
             controller.decodeRestorableState(with: coder)
-            if !record.views.isEmpty { decodedViews += decodeViews(of: controller, from: record) }
+            if !archive.controllers[index].views.isEmpty { decodedViews += decodeViews(of: controller, from: archive.controllers[index]) }
         }
-        var inWindow = WindowMembership(root: application.window.rootViewController)
-        for (index, record) in archive.controllers.enumerated() where found[Int(recordNodes[index])] != nil {
-            presentAgain(from: record, at: recordNodes[index], inWindow: &inWindow)
+        let inWindow = WindowMembership(root: application.window.rootViewController)
+        for index in archive.controllers.indices where found[Int(recordNodes[index])] != nil {
+            presentAgain(from: index, at: recordNodes[index], inWindow: inWindow)
         }
         let objects = restoreObjects()
         for node in recordNodes where decodedNodes[Int(node)] { found[Int(node)]?.applicationFinishedRestoringState() }
@@ -109,7 +179,7 @@ struct Restorer {
         for record in archive.objects {
             let name = record.path.joined(separator: "/")
             let parentPath = Array(record.path.dropLast())
-            let parentFound = lookup.node(path: parentPath).map { found[Int($0)] != nil } ?? false
+            let parentFound = node(ofPath: parentPath).map { found[Int($0)] != nil } ?? false
             guard parentPath.isEmpty || parentFound || restoredObjects[parentPath] != nil else {
                 report.notes.append("object \(name) is not restored: its restoration parent was not")
                 continue
@@ -183,7 +253,6 @@ struct Restorer {
     // MARK: 1. Find
 
     private mutating func find(_ index: Int) {
-        let record = archive.controllers[index]
         let node = recordNodes[index]
         guard node != 0 else { return skip(node, .emptyPath) }
         let identifier = paths.identifiers[Int(node)]
@@ -192,10 +261,10 @@ struct Restorer {
             return skip(node, .ancestorSkipped)
         }
         let path = path(of: node)
-        let coder = StateCoder(values: record.state, application: application)
+        let coder = StateCoder(values: archive.controllers[index].state, application: application)
         let controller: ViewController
         let via: RestorationReport.Via
-        if let name = record.restorationClassName {
+        if let name = archive.controllers[index].restorationClassName {
             guard let restorationClass = application.registry.restorationClass(named: name) else {
                 return skip(node, .restorationClassNotRegistered(name))
             }
@@ -217,10 +286,10 @@ struct Restorer {
             return skip(node, .notFound)
         }
         let className = names.name(of: type(of: controller))
-        let decoded = className == record.className
+        let decoded = className == archive.controllers[index].className
         if !decoded {
             report.notes.append(
-                "\(path.joined(separator: "/")): saved as \(record.className) but restored as "
+                "\(path.joined(separator: "/")): saved as \(archive.controllers[index].className) but restored as "
                     + "\(className); its state is not decoded")
         }
         if controller.restorationIdentifier != identifier {
@@ -294,60 +363,83 @@ struct Restorer {
 
     // MARK: 2. Re-link containers
 
-    /// The restored controllers a record names as children, by identifier.
-    private func restoredChildren(of record: ArchivedController, at node: Int32) -> [String: ViewController] {
-        var children: [String: ViewController] = [:]
-        for relationship in record.relationships where relationship.kind == .child || relationship.kind == .pushed {
-            children[relationship.identifier] = lookup.node(relationship.identifier, under: node).flatMap { found[Int($0)] }
+    /// The controllers a record names as children or pushed controllers, in order (nil: not restored),
+    /// and whether their nodes are distinct (so, their identifiers: a node is one path).
+    private mutating func restoredChildren(
+        of index: Int, at node: Int32
+    ) -> (children: [(identifier: String, controller: ViewController?)], distinct: Bool) {
+        var children: [(identifier: String, controller: ViewController?)] = []
+        var distinct = true
+        let stamp = Int32(index + 1)
+        for relationship in archive.controllers[index].relationships where relationship.kind == .child || relationship.kind == .pushed {
+            if children.isEmpty { children.reserveCapacity(archive.controllers[index].relationships.count) }
+            let childNode = child(relationship.identifier, of: node, position: children.count)
+            if let childNode {
+                if seen[Int(childNode)] == stamp { distinct = false }
+                seen[Int(childNode)] = stamp
+            }
+            children.append((relationship.identifier, childNode.flatMap { found[Int($0)] }))
         }
-        return children
+        return (children, distinct)
     }
 
     /// Re-links a navigation or tab bar controller's children and selected tab; a custom container
     /// does that itself in its decode, from the references it encoded.
-    private mutating func relinkChildren(of record: ArchivedController, at node: Int32) {
+    private func relinkChildren(
+        of index: Int, at node: Int32, children named: [(identifier: String, controller: ViewController?)], distinct: Bool
+    ) {
         guard let container = found[Int(node)], Preserver.isBuiltInContainer(container) else { return }
-        var children: [(identifier: String, controller: ViewController)] = []
-        for relationship in record.relationships where relationship.kind == .child || relationship.kind == .pushed {
-            if let child = lookup.node(relationship.identifier, under: node).flatMap({ found[Int($0)] }) {
-                children.append((relationship.identifier, child))
-            }
-        }
+        let children = named.compactMap { entry in entry.controller.map { (entry.identifier, $0) } }
         if let navigation = container as? NavigationController {
-            if !children.isEmpty { navigation.setViewControllers(children.map(\.controller)) }
+            if !children.isEmpty { navigation.setViewControllers(children.map(\.1)) }
         } else {
-            var index = ChildIndex(container)
-            for (identifier, child) in children {
-                if index.version != container.childrenVersion { index = ChildIndex(container) }
-                let before = container.childrenVersion
-                if let position = index.first[identifier] {
-                    container.replaceChild(at: position, with: child)
-                    // One change, in the same place, to a child of the same identifier: the index holds.
-                    if container.childrenVersion == before + 1, child.restorationIdentifier == identifier,
-                        container.children[position] === child
-                    {
-                        index.version = container.childrenVersion
-                    }
-                } else {
-                    container.addChild(child)
-                    if container.childrenVersion == before + 1, container.children.last === child {
-                        index.appended(child, at: container.children.count - 1)
-                    }
-                }
-            }
+            relinkTabs(container, children, distinct: distinct)
         }
         if let tabs = container as? TabBarController,
-            let selected = record.relationships.last(where: { $0.kind == .selectedTab })
+            let selected = archive.controllers[index].relationships.last(where: { $0.kind == .selectedTab })
         {
             tabs.select(restorationIdentifier: selected.identifier)
         }
     }
 
+    /// Puts each child where the container has a child of its identifier (the first), else at the end.
+    ///
+    /// The container's children are indexed by identifier once and the index kept up to date; a
+    /// child appended under its own identifier is left out of it when no later child has that
+    /// identifier (`distinct`), so the usual case hashes only what the container had before.
+    private func relinkTabs(_ container: ViewController, _ children: [(String, ViewController)], distinct: Bool) {
+        var index = ChildIndex(container)
+        for (identifier, child) in children {
+            if index.version != container.childrenVersion { index = ChildIndex(container) }
+            let before = container.childrenVersion
+            if let position = index.first[identifier] {
+                container.replaceChild(at: position, with: child)
+                // One change, in the same place, to a child of the same identifier: the index holds.
+                if container.childrenVersion == before + 1, child.restorationIdentifier == identifier,
+                    container.children[position] === child
+                {
+                    index.version = container.childrenVersion
+                }
+            } else {
+                container.addChild(child)
+                guard container.childrenVersion == before + 1, container.children.last === child else { continue }
+                if distinct, child.restorationIdentifier == identifier {
+                    index.version = container.childrenVersion
+                } else {
+                    index.appended(child, at: container.children.count - 1)
+                }
+            }
+        }
+    }
+
     // MARK: 3. Present again
 
-    private mutating func presentAgain(from record: ArchivedController, at node: Int32, inWindow: inout WindowMembership) {
-        guard let relationship = record.relationships.first(where: { $0.kind == .presented }),
-            let presentedNode = lookup.node(relationship.identifier, under: node),
+    private mutating func presentAgain(from index: Int, at node: Int32, inWindow: WindowMembership) {
+        let relationships = archive.controllers[index].relationships
+        guard let relationship = relationships.first(where: { $0.kind == .presented }),
+            let presentedNode = child(
+                relationship.identifier, of: node,
+                position: relationships.count { $0.kind == .child || $0.kind == .pushed }),
             let presented = found[Int(presentedNode)]
         else { return }
         guard let presenter = found[Int(node)] else { return }
@@ -391,21 +483,25 @@ struct ChildIndex {
 }
 
 /// The controllers in the window's hierarchy (reachable from its root through children and
-/// presentations), found by one walk instead of one walk up per question.
+/// presentations), found by one walk that marks them instead of one walk up per question.
 struct WindowMembership {
-    private var members: Set<ObjectIdentifier> = []
+    /// This walk's mark: no other walk in the process has it.
+    private let mark = WindowMembership.marks.add(1, ordering: .relaxed).newValue
+
+    private static let marks = Atomic<UInt64>(0)
 
     init(root: ViewController?) {
         if let root { add(root) }
     }
 
-    func contains(_ controller: ViewController) -> Bool { members.contains(ObjectIdentifier(controller)) }
+    func contains(_ controller: ViewController) -> Bool { controller.windowMark == mark }
 
     /// Adds `controller` and everything below it.
-    mutating func add(_ controller: ViewController) {
+    func add(_ controller: ViewController) {
         var pending = [controller]
         while let next = pending.popLast() {
-            guard members.insert(ObjectIdentifier(next)).inserted else { continue }
+            guard next.windowMark != mark else { continue }
+            next.windowMark = mark
             pending += next.children
             if let presented = next.presentedViewController { pending.append(presented) }
         }

@@ -31,12 +31,17 @@ public struct StateCoder {
     /// The controllers encoded by reference, in order (preservation walks them as children).
     var encodedControllers: [ViewController] = []
     /// The restored children of the controller being decoded, by restoration identifier.
-    var restoredChildren: [String: ViewController] = [:]
+    var restoredChildren: RestoredChildren?
 
     /// A coder holding `values`, optionally tied to the application being restored.
     public init(values: [String: StateValue] = [:], application: Application? = nil) {
         self.values = values
         self.application = application
+    }
+
+    /// An empty coder with room for `capacity` values (growing a dictionary rehashes it).
+    init(capacity: Int) {
+        values = Dictionary(minimumCapacity: capacity)
     }
 
     /// Stores `value` under `key`, replacing what was there.
@@ -74,7 +79,8 @@ public struct StateCoder {
 
     /// The restored controllers referenced under `key`, in order; those not restored are left out.
     public func decodeViewControllers(forKey key: String) -> [ViewController] {
-        (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
+        guard let restoredChildren else { return [] }
+        return (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
     }
 
     /// Whether anything was stored under `key`.
@@ -139,5 +145,25 @@ public enum StateValue: Equatable, Sendable {
         case .strings: 5
         case .bytes: 6
         }
+    }
+}
+
+/// The restored controllers a record names as its children or pushed controllers, looked up by
+/// identifier only if its decode asks (a tab bar's never does): the table is made on first use.
+final class RestoredChildren {
+    private var pairs: [(identifier: String, controller: ViewController?)]
+    private var table: [String: ViewController]?
+
+    init(_ pairs: [(identifier: String, controller: ViewController?)]) { self.pairs = pairs }
+
+    subscript(identifier: String) -> ViewController? {
+        if table == nil {
+            var made: [String: ViewController] = Dictionary(minimumCapacity: pairs.count)
+            // A later relationship of the same identifier wins, as it would assigning one by one.
+            for (identifier, controller) in pairs { made[identifier] = controller }
+            table = made
+            pairs = []
+        }
+        return table?[identifier]
     }
 }

@@ -37,6 +37,8 @@ open class ViewController {
     }
     /// Changes with every change of `children`, so that an index of them can tell it is out of date.
     var childrenVersion = 0
+    /// The last walk of the window's hierarchy that reached it (`WindowMembership`).
+    var windowMark: UInt64 = 0
     /// The controller that presented it.
     public internal(set) weak var presentingViewController: ViewController?
     /// The controller it presents.
