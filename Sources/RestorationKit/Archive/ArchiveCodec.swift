@@ -50,11 +50,13 @@ public enum ArchiveCodec {
             ArchiveFormat3.writePayload(archive, to: &writer)
         }
 
-        let count = writer.bytes.count
+        let count = writer.count
         guard count <= limits.hard else { throw .tooLarge(byteCount: count, limit: limits.hard) }
         writer.patch(UInt32(count - prefixSize), at: 8)
-        writer.patch(checksum(of: writer.bytes), at: 12)
-        return writer.bytes
+        var bytes = writer.bytes
+        let sum = checksum(of: bytes)
+        for index in 0..<4 { bytes[12 + index] = UInt8(truncatingIfNeeded: sum >> (8 * UInt32(index))) }
+        return bytes
     }
 
     /// The archive in `bytes`, checked in this order: size, prefix, version, length, checksum, payload, build.

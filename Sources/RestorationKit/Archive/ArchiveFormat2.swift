@@ -17,10 +17,14 @@ enum ArchiveFormat2 {
     // MARK: Writing
 
     static func write(_ state: [String: StateValue], to writer: inout ByteWriter) {
+        write(StateValues(state), to: &writer)
+    }
+
+    static func write(_ state: StateValues, to writer: inout ByteWriter) {
         writer.append(UInt32(state.count))
-        for key in state.keys.sorted() {
-            writer.append(key)
-            write(state[key]!, to: &writer)
+        for entry in state.entries {
+            writer.append(entry.key)
+            write(entry.value, to: &writer)
         }
     }
 
@@ -55,12 +59,12 @@ enum ArchiveFormat2 {
             writer.append(relationship.kind.rawValue)
             writer.append(relationship.identifier)
         }
-        write(controller.state, to: &writer)
+        write(controller.stateValues, to: &writer)
         writer.append(UInt32(controller.views.count))
         for view in controller.views {
             writer.append(view.identifier)
             writer.append(view.className)
-            write(view.state, to: &writer)
+            write(view.stateValues, to: &writer)
         }
     }
 
@@ -169,12 +173,12 @@ enum ArchiveFormat2 {
             for _ in 0..<viewCount {
                 let identifier = try reader.readString("view identifier")
                 let viewClass = try reader.readString("view class")
-                views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader)))
+                views.append(ArchivedView(identifier: identifier, className: viewClass, state: StateValues(try readState(from: &reader))))
             }
         }
         return ArchivedController(
             location: PathReference(table: .empty, node: paths.insert(path: path)), className: className,
-            restorationClassName: restorationClassName, relationships: relationships, state: state, views: views)
+            restorationClassName: restorationClassName, relationships: relationships, state: StateValues(state), views: views)
     }
 
     static func readObject(from reader: inout ByteReader) throws(ArchiveError) -> ArchivedObject {

@@ -43,12 +43,12 @@ enum ArchiveFormat3 {
                 records.append(relationship.kind.rawValue)
                 records.appendVarint(strings.index(ofIdentifier: relationship.identifier))
             }
-            write(controller.state, to: &records, strings: &strings)
+            write(controller.stateValues, to: &records, strings: &strings)
             records.appendVarint(controller.views.count)
             for view in controller.views {
                 records.appendVarint(strings.index(of: view.identifier))
                 records.appendVarint(strings.index(of: view.className))
-                write(view.state, to: &records, strings: &strings)
+                write(view.stateValues, to: &records, strings: &strings)
             }
         }
         records.appendVarint(archive.objects.count)
@@ -63,35 +63,24 @@ enum ArchiveFormat3 {
         writer.appendShortString(archive.header.buildVersion)
         writer.appendVarint(strings.list.count)
         for string in strings.list { writer.appendShortString(string) }
-        writer.append(raw: body.bytes)
+        writer.append(contentsOf: body)
         writer.appendVarint(nodes.parents.count)
         for (parent, identifier) in zip(nodes.parents, nodes.identifiers) {
             writer.appendVarint(Int(parent))
             writer.appendVarint(identifier)
         }
-        writer.append(raw: records.bytes)
+        writer.append(contentsOf: records)
     }
 
     private static func write(_ state: [String: StateValue], to writer: inout ByteWriter, strings: inout StringTable) {
+        write(StateValues(state), to: &writer, strings: &strings)
+    }
+
+    private static func write(_ state: StateValues, to writer: inout ByteWriter, strings: inout StringTable) {
         writer.appendVarint(state.count)
-        if state.count == 1, let (key, value) = state.first {
-            writer.appendVarint(strings.index(of: key))
-            write(value, to: &writer, strings: &strings)
-            return
-        }
-        if state.count == 2 {
-            // Two entries, the commonest case after one: put them in order without sorting an array.
-            let first = state[state.startIndex]
-            let second = state[state.index(after: state.startIndex)]
-            for (key, value) in first.key < second.key ? [first, second] : [second, first] {
-                writer.appendVarint(strings.index(of: key))
-                write(value, to: &writer, strings: &strings)
-            }
-            return
-        }
-        for (key, value) in state.sorted(by: { $0.key < $1.key }) {
-            writer.appendVarint(strings.index(of: key))
-            write(value, to: &writer, strings: &strings)
+        for entry in state.entries {
+            writer.appendVarint(strings.index(of: entry.key))
+            write(entry.value, to: &writer, strings: &strings)
         }
     }
 
@@ -223,7 +212,7 @@ enum ArchiveFormat3 {
         strings.reserveCapacity(stringCount)
         for _ in 0..<stringCount { strings.append(try reader.readShortString("string")) }
 
-        let applicationState = try readState(from: &reader, strings: strings)
+        let applicationState = try readState(from: &reader, strings: strings).dictionary
 
         let nodeCount = try reader.readVarintCount("path node count", minimumItemSize: 2)
         guard nodeCount < Int(Int32.max) else { throw reader.fault("path node count \(nodeCount) is too large") }
@@ -284,7 +273,7 @@ enum ArchiveFormat3 {
             objects.append(
                 ArchivedObject(
                     path: table.path(of: Int32(node)), restorationClassName: restorationClassName,
-                    state: try readState(from: &reader, strings: strings)))
+                    state: try readState(from: &reader, strings: strings).dictionary))
         }
         return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers, objects: objects)
     }
@@ -296,19 +285,20 @@ enum ArchiveFormat3 {
         return index == 0 ? nil : strings[index - 1]
     }
 
-    private static func readState(from reader: inout ByteReader, strings: [String]) throws(ArchiveError) -> [String: StateValue] {
+    private static func readState(from reader: inout ByteReader, strings: [String]) throws(ArchiveError) -> StateValues {
         let count = try reader.readVarintCount("state entry count", minimumItemSize: 3)
-        guard count > 0 else { return [:] }
-        var state: [String: StateValue] = Dictionary(minimumCapacity: count)
+        guard count > 0 else { return StateValues() }
+        var entries: [StateValues.Entry] = []
+        entries.reserveCapacity(count)
         for _ in 0..<count {
             let start = reader.offset
             let key = strings[try reader.readIndex("state key", below: strings.count)]
-            let value = try readValue(from: &reader, strings: strings)
-            guard state.updateValue(value, forKey: key) == nil else {
-                throw reader.fault(at: start, "state key '\(key)' appears twice")
+            if let previous = entries.last?.key, !(previous < key) {
+                throw reader.fault(at: start, previous == key ? "state key '\(key)' appears twice" : "state key '\(key)' is out of order")
             }
+            entries.append(StateValues.Entry(key: key, value: try readValue(from: &reader, strings: strings)))
         }
-        return state
+        return StateValues(sorted: entries)
     }
 
     private static func readValue(from reader: inout ByteReader, strings: [String]) throws(ArchiveError) -> StateValue {

@@ -1,33 +1,67 @@
-/// Appends little-endian integers, variable-length integers and strings to a byte array.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+/// Appends little-endian integers, variable-length integers and strings to a growing buffer.
+///
+/// It writes through a pointer into memory it owns (one bounds check per value, not per byte, and no
+/// uniqueness check), which matters at 40 bytes a controller; `bytes` copies the result out once.
+struct ByteWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes were written.
+    private(set) var count = 0
 
-    init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 512) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    mutating func append(_ value: UInt8) { bytes.append(value) }
+    deinit { base.deallocate() }
+
+    /// The bytes written.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    mutating func append(_ value: UInt8) {
+        reserve(1)
+        base[count] = value
+        count += 1
+    }
+
     mutating func append(_ value: UInt16) { appendLittleEndian(value) }
     mutating func append(_ value: UInt32) { appendLittleEndian(value) }
     mutating func append(_ value: UInt64) { appendLittleEndian(value) }
-    mutating func append(raw: some Collection<UInt8>) { bytes.append(contentsOf: raw) }
+
+    mutating func append(raw: some Collection<UInt8>) {
+        reserve(raw.count)
+        let written = UnsafeMutableBufferPointer(start: base + count, count: raw.count).initialize(from: raw).1
+        count += written
+    }
+
+    /// What another writer wrote.
+    mutating func append(contentsOf other: borrowing ByteWriter) {
+        reserve(other.count)
+        (base + count).update(from: other.base, count: other.count)
+        count += other.count
+    }
 
     /// A UTF-8 string as a 32-bit length and its bytes (formats 1 and 2).
     mutating func append(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             append(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
+            appendBytes(utf8)
         }
     }
 
     /// An unsigned integer in 7-bit groups, low group first, the high bit set on all but the last
     /// (LEB128, as protobuf and WebAssembly write it): 1 byte below 128, 3 below 2 097 152.
     mutating func appendVarint(_ value: UInt64) {
+        reserve(10)
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            base[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count += 1
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        base[count] = UInt8(value)
+        count += 1
     }
 
     /// A count or index as a varint.
@@ -38,17 +72,40 @@ struct ByteWriter {
         var string = string
         string.withUTF8 { utf8 in
             appendVarint(utf8.count)
-            bytes.append(contentsOf: utf8)
+            appendBytes(utf8)
         }
     }
 
     /// Overwrites four bytes at `offset` (for a length or checksum known only at the end).
     mutating func patch(_ value: UInt32, at offset: Int) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+        for index in 0..<4 { base[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(index))) }
+    }
+
+    private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     private mutating func appendLittleEndian(_ value: some FixedWidthInteger) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        let size = MemoryLayout.size(ofValue: value)
+        reserve(size)
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for index in 0..<size { base[count + index] = raw[index] }
+        }
+        count += size
+    }
+
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        var grown = capacity * 2
+        while grown < count + extra { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
     }
 }
 

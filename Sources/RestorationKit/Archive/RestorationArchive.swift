@@ -69,7 +69,12 @@ public struct ArchivedController: Equatable, Sendable {
     /// Its preserved children, pushed controllers, presented controller and selected tab, by identifier.
     public var relationships: [ArchivedRelationship]
     /// What the controller encoded in `encodeRestorableState(with:)`.
-    public var state: [String: StateValue]
+    public var state: [String: StateValue] {
+        get { stateValues.dictionary }
+        set { stateValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var stateValues: StateValues
     /// Its views that have restoration identifiers, depth first.
     public var views: [ArchivedView]
 
@@ -80,19 +85,19 @@ public struct ArchivedController: Equatable, Sendable {
     ) {
         self.init(
             location: PathReference(path: path), className: className, restorationClassName: restorationClassName,
-            relationships: relationships, state: state, views: views)
+            relationships: relationships, state: StateValues(state), views: views)
     }
 
     /// A record whose path is a node of a shared table.
     init(
         location: PathReference, className: String, restorationClassName: String?,
-        relationships: [ArchivedRelationship], state: [String: StateValue], views: [ArchivedView]
+        relationships: [ArchivedRelationship], state: StateValues, views: [ArchivedView]
     ) {
         self.location = location
         self.className = className
         self.restorationClassName = restorationClassName
         self.relationships = relationships
-        self.state = state
+        self.stateValues = state
         self.views = views
     }
 }
@@ -104,13 +109,23 @@ public struct ArchivedView: Equatable, Sendable {
     /// Its class (module-qualified); a view of another class at restoration is not decoded.
     public var className: String
     /// What it encoded in `encodeRestorableState(with:)`.
-    public var state: [String: StateValue]
+    public var state: [String: StateValue] {
+        get { stateValues.dictionary }
+        set { stateValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var stateValues: StateValues
 
     /// A record of the given parts.
     public init(identifier: String, className: String, state: [String: StateValue]) {
+        self.init(identifier: identifier, className: className, state: StateValues(state))
+    }
+
+    /// A record of the given parts.
+    init(identifier: String, className: String, state: StateValues) {
         self.identifier = identifier
         self.className = className
-        self.state = state
+        self.stateValues = state
     }
 }
 

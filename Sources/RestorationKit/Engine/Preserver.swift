@@ -62,14 +62,19 @@ struct Preserver {
                     className: className,
                     restorationClassName: controller.restorationClass.map { names.name(of: $0) },
                     relationships: Self.relationships(of: controller, children: children),
-                    state: coder.values,
+                    state: coder.storage,
                     views: try views(of: controller, at: node)))
 
             // Popped in reverse: the children in order, each with its subtree, then what it presents.
             // Two of them with one identifier would share a path: the second is refused when its turn
             // comes, as a walk that kept every path would find it.
+            let presented = controller.presentedViewController
+            if children.isEmpty {
+                if let presented { pending.append(Pending(controller: presented, parent: node)) }
+                continue
+            }
             var below = children
-            if let presented = controller.presentedViewController { below.append(presented) }
+            if let presented { below.append(presented) }
             let duplicates = Self.earlierSiblings(below)
             for index in below.indices.reversed() {
                 pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates[index]))
@@ -132,7 +137,7 @@ struct Preserver {
             classes[identifier] = className
             var coder = StateCoder()
             view.encodeRestorableState(with: &coder)
-            views.append(ArchivedView(identifier: identifier, className: className, state: coder.values))
+            views.append(ArchivedView(identifier: identifier, className: className, state: coder.storage))
         }
         return views
     }

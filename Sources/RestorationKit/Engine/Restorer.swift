@@ -156,7 +156,7 @@ struct Restorer {
             let (children, distinct) = restoredChildren(of: index, at: node)
             relinkChildren(of: index, at: node, children: children, distinct: distinct)
             guard decodedNodes[Int(node)] else { continue }
-            var coder = StateCoder(values: archive.controllers[index].state, application: application)
+            var coder = StateCoder(storage: archive.controllers[index].stateValues, application: application)
             if !children.isEmpty { coder.restoredChildren = RestoredChildren(children) }
             controller.decodeRestorableState(with: coder)
             if !archive.controllers[index].views.isEmpty { decodedViews += decodeViews(of: controller, from: archive.controllers[index]) }
@@ -221,7 +221,7 @@ struct Restorer {
                         + "\(className); its state is not decoded")
                 continue
             }
-            view.decodeRestorableState(with: StateCoder(values: saved.state, application: application))
+            view.decodeRestorableState(with: StateCoder(storage: saved.stateValues, application: application))
             decoded.append(view)
         }
         return decoded
@@ -261,7 +261,7 @@ struct Restorer {
             return skip(node, .ancestorSkipped)
         }
         let path = path(of: node)
-        let coder = StateCoder(values: archive.controllers[index].state, application: application)
+        let coder = StateCoder(storage: archive.controllers[index].stateValues, application: application)
         let controller: ViewController
         let via: RestorationReport.Via
         if let name = archive.controllers[index].restorationClassName {

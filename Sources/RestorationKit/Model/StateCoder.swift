@@ -25,7 +25,9 @@ public struct StateCoder {
     }
 
     /// Everything encoded so far, by key.
-    public private(set) var values: [String: StateValue]
+    public var values: [String: StateValue] { storage.dictionary }
+    /// The same, sorted by key.
+    private(set) var storage: StateValues
     /// The application being restored; nil while preserving or when the coder stands alone.
     public private(set) weak var application: Application?
     /// The controllers encoded by reference, in order (preservation walks them as children).
@@ -35,27 +37,32 @@ public struct StateCoder {
 
     /// A coder holding `values`, optionally tied to the application being restored.
     public init(values: [String: StateValue] = [:], application: Application? = nil) {
-        self.values = values
+        self.init(storage: StateValues(values), application: application)
+    }
+
+    /// A coder holding `storage`.
+    init(storage: StateValues, application: Application? = nil) {
+        self.storage = storage
         self.application = application
     }
 
-    /// An empty coder with room for `capacity` values (growing a dictionary rehashes it).
+    /// An empty coder with room for `capacity` values.
     init(capacity: Int) {
-        values = Dictionary(minimumCapacity: capacity)
+        storage = StateValues(capacity: capacity)
     }
 
     /// Stores `value` under `key`, replacing what was there.
-    public mutating func encode(_ value: StateValue, forKey key: String) { values[key] = value }
+    public mutating func encode(_ value: StateValue, forKey key: String) { storage[key] = value }
     /// Stores a string under `key`.
-    public mutating func encode(_ value: String, forKey key: String) { values[key] = .string(value) }
+    public mutating func encode(_ value: String, forKey key: String) { storage[key] = .string(value) }
     /// Stores an integer under `key`.
-    public mutating func encode(_ value: Int, forKey key: String) { values[key] = .int(Int64(value)) }
+    public mutating func encode(_ value: Int, forKey key: String) { storage[key] = .int(Int64(value)) }
     /// Stores a Boolean under `key`.
-    public mutating func encode(_ value: Bool, forKey key: String) { values[key] = .bool(value) }
+    public mutating func encode(_ value: Bool, forKey key: String) { storage[key] = .bool(value) }
     /// Stores a floating-point number under `key`.
-    public mutating func encode(_ value: Double, forKey key: String) { values[key] = .double(value) }
+    public mutating func encode(_ value: Double, forKey key: String) { storage[key] = .double(value) }
     /// Stores a list of strings under `key`.
-    public mutating func encode(_ value: [String], forKey key: String) { values[key] = .strings(value) }
+    public mutating func encode(_ value: [String], forKey key: String) { storage[key] = .strings(value) }
 
     /// Stores a reference to `controller` under `key`: a custom container encodes its children this way,
     /// and preservation then preserves them under the container's path (UIKit preserves a custom
@@ -68,7 +75,7 @@ public struct StateCoder {
     /// Stores references to `controllers` (those with restoration identifiers), in order, under `key`.
     public mutating func encode(_ controllers: [ViewController], forKey key: String) {
         let identified = controllers.filter { $0.restorationIdentifier != nil }
-        values[key] = .strings(identified.compactMap(\.restorationIdentifier))
+        storage[key] = .strings(identified.compactMap(\.restorationIdentifier))
         encodedControllers += identified
     }
 
@@ -84,35 +91,35 @@ public struct StateCoder {
     }
 
     /// Whether anything was stored under `key`.
-    public func contains(_ key: String) -> Bool { values[key] != nil }
+    public func contains(_ key: String) -> Bool { storage[key] != nil }
 
     /// The string under `key`, or nil when absent or of another kind.
     public func decodeString(forKey key: String) -> String? {
-        guard case .string(let value)? = values[key] else { return nil }
+        guard case .string(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The integer under `key`, or nil when absent, of another kind or out of `Int`'s range.
     public func decodeInt(forKey key: String) -> Int? {
-        guard case .int(let value)? = values[key] else { return nil }
+        guard case .int(let value)? = storage[key] else { return nil }
         return Int(exactly: value)
     }
 
     /// The Boolean under `key`, or nil when absent or of another kind.
     public func decodeBool(forKey key: String) -> Bool? {
-        guard case .bool(let value)? = values[key] else { return nil }
+        guard case .bool(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The floating-point number under `key`, or nil when absent or of another kind.
     public func decodeDouble(forKey key: String) -> Double? {
-        guard case .double(let value)? = values[key] else { return nil }
+        guard case .double(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The list of strings under `key`, or nil when absent or of another kind.
     public func decodeStrings(forKey key: String) -> [String]? {
-        guard case .strings(let value)? = values[key] else { return nil }
+        guard case .strings(let value)? = storage[key] else { return nil }
         return value
     }
 }
