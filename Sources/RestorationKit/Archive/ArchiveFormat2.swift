@@ -7,7 +7,7 @@ enum ArchiveFormat2 {
         writer.append(archive.header.generation)
         writer.append(archive.header.timestamp)
         writer.append(archive.header.buildVersion)
-        write(archive.applicationState, to: &writer)
+        write(archive.applicationValues, to: &writer)
         writer.append(UInt32(archive.controllers.count))
         for controller in archive.controllers { write(controller, to: &writer) }
         writer.append(UInt32(archive.objects.count))

@@ -29,7 +29,7 @@ enum ArchiveFormat3 {
         var nodes = NodeWriter()
         // The body first, into its own buffer, so that the string and node tables can precede it.
         var body = ByteWriter(capacity: 64 + archive.controllers.count * 24)
-        write(archive.applicationState, to: &body, strings: &strings)
+        write(archive.applicationValues, to: &body, strings: &strings)
         let controllerNodes = archive.controllers.map { nodes.node(of: $0.location, strings: &strings) }
         let objectNodes = archive.objects.map { nodes.node(of: $0.path, strings: &strings) }
         var records = ByteWriter(capacity: archive.controllers.count * 24)
@@ -212,7 +212,7 @@ enum ArchiveFormat3 {
         strings.reserveCapacity(stringCount)
         for _ in 0..<stringCount { strings.append(try reader.readShortString("string")) }
 
-        let applicationState = try readState(from: &reader, strings: strings).dictionary
+        let applicationValues = try readState(from: &reader, strings: strings)
 
         let nodeCount = try reader.readVarintCount("path node count", minimumItemSize: 2)
         guard nodeCount < Int(Int32.max) else { throw reader.fault("path node count \(nodeCount) is too large") }
@@ -275,7 +275,7 @@ enum ArchiveFormat3 {
                     path: table.path(of: Int32(node)), restorationClassName: restorationClassName,
                     state: try readState(from: &reader, strings: strings).dictionary))
         }
-        return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers, objects: objects)
+        return RestorationArchive(header: header, applicationValues: applicationValues, controllers: controllers, objects: objects)
     }
 
     private static func readOptionalString(

@@ -5,7 +5,12 @@ public struct RestorationArchive: Equatable, Sendable {
     /// Who wrote the archive and when.
     public var header: ArchiveHeader
     /// What the app delegate encoded (the engine adds `StateCoder.buildVersionKey`).
-    public var applicationState: [String: StateValue]
+    public var applicationState: [String: StateValue] {
+        get { applicationValues.dictionary }
+        set { applicationValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var applicationValues: StateValues
     /// One record per preserved controller, parents before their children.
     public var controllers: [ArchivedController]
     /// One record per preserved object that is not a controller or a view (`StateRestoring`).
@@ -16,8 +21,13 @@ public struct RestorationArchive: Equatable, Sendable {
         header: ArchiveHeader, applicationState: [String: StateValue], controllers: [ArchivedController],
         objects: [ArchivedObject] = []
     ) {
+        self.init(header: header, applicationValues: StateValues(applicationState), controllers: controllers, objects: objects)
+    }
+
+    /// An archive of the given parts, the application's values already sorted.
+    init(header: ArchiveHeader, applicationValues: StateValues, controllers: [ArchivedController], objects: [ArchivedObject]) {
         self.header = header
-        self.applicationState = applicationState
+        self.applicationValues = applicationValues
         self.controllers = controllers
         self.objects = objects
     }
