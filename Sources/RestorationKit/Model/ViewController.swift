@@ -78,7 +78,7 @@ open class ViewController {
     }
 
     /// Its class, module-qualified, as the archive records it (`"CheckIn.TabViewController"`).
-    public final var className: String { String(reflecting: type(of: self)) }
+    public final var className: String { TypeNameCache.name(of: type(of: self)) }
 
     /// The restoration identifiers from the root to it, through parents and presenters; nil when it or
     /// an ancestor has none.
