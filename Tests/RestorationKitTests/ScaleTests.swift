@@ -31,6 +31,30 @@ struct ScaleTests {
         #expect(restored.children.enumerated().allSatisfy { ($1 as? ScaleNote)?.note == "n\($0)" && $1.parent === restored })
     }
 
+    @Test("a tab replaced in place gets the callbacks of a removal and an insertion, in that order")
+    func replacedTabCallbacks() throws {
+        let tabs = ScaleTabs()
+        tabs.restorationClass = LoggingTabs.self
+        tabs.setViewControllers([LoggingNote("Tab0", note: "saved0"), LoggingNote("Tab1", note: "saved1")])
+        tabs.select(index: 1)
+        let before = makeScaleApplication()
+        before.window.rootViewController = tabs
+        let archive = try #require(try before.preserve(generation: 1, timestamp: 0))
+        LoggingNote.log = []
+        let after = makeScaleApplication()
+        after.registry.register(LoggingTabs.self)
+        after.registry.register(LoggingNote.self)
+        _ = try restored(after.launch(restoringFrom: archive))
+        let restoredTabs = try #require(after.window.rootViewController as? TabBarController)
+        #expect(restoredTabs.children.map { ($0 as? LoggingNote)?.note } == ["saved0", "saved1"])
+        #expect(restoredTabs.selectedIndex == 1)
+        #expect(LoggingNote.log == [
+            "placeholder0 willMove Tabs", "placeholder0 didMove Tabs", "placeholder1 willMove Tabs", "placeholder1 didMove Tabs",
+            "placeholder0 willMove nil", "placeholder0 didMove nil", "restored willMove Tabs", "restored didMove Tabs",
+            "placeholder1 willMove nil", "placeholder1 didMove nil", "restored willMove Tabs", "restored didMove Tabs",
+        ])
+    }
+
     @Test("a custom container of 10,000 encoded children gets them all back in its decode")
     func wideCustomContainer() throws {
         let container = ScaleNote("Container", note: "root")
@@ -225,6 +249,44 @@ final class ScaleTabs: TabBarController, ViewControllerRestoration {
         made.setViewControllers((0..<placeholders).map { ScaleNote("Tab\($0)", note: "placeholder") })
         coder.application?.window.rootViewController = made
         return made
+    }
+}
+
+/// A tab bar restored with placeholder tabs that log their moves.
+final class LoggingTabs: ViewControllerRestoration {
+    static func viewController(withRestorationIdentifierPath path: [String], coder: StateCoder) -> ViewController? {
+        let made = ScaleTabs()
+        made.setViewControllers([LoggingNote("Tab0", note: "placeholder0"), LoggingNote("Tab1", note: "placeholder1")])
+        coder.application?.window.rootViewController = made
+        return made
+    }
+}
+
+/// A tab that logs its moves; its restoration class makes a new one.
+final class LoggingNote: ViewController, ViewControllerRestoration {
+    nonisolated(unsafe) static var log: [String] = []
+    var note: String
+
+    init(_ identifier: String, note: String) {
+        self.note = note
+        super.init()
+        restorationIdentifier = identifier
+        restorationClass = LoggingNote.self
+    }
+
+    override func encodeRestorableState(with coder: inout StateCoder) { coder.encode(note, forKey: "note") }
+    override func decodeRestorableState(with coder: StateCoder) { note = coder.decodeString(forKey: "note") ?? note }
+
+    override func willMove(toParent parent: ViewController?) {
+        LoggingNote.log.append("\(note) willMove \(parent?.restorationIdentifier ?? "nil")")
+    }
+
+    override func didMove(toParent parent: ViewController?) {
+        LoggingNote.log.append("\(note) didMove \(parent?.restorationIdentifier ?? "nil")")
+    }
+
+    static func viewController(withRestorationIdentifierPath path: [String], coder: StateCoder) -> ViewController? {
+        LoggingNote(path[path.count - 1], note: "restored")
     }
 }
 

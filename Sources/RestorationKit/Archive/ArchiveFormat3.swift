@@ -128,8 +128,19 @@ enum ArchiveFormat3 {
             return number
         }
 
-        /// The index of an identifier.
-        mutating func index(ofIdentifier string: String) -> Int { numbers.number(of: string).number }
+        /// The index of an identifier. A container names its children in the order their nodes were
+        /// numbered, so the string after the last one found is tried before hashing.
+        mutating func index(ofIdentifier string: String) -> Int {
+            if predicted < numbers.count, numbers.strings[predicted] == string {
+                predicted += 1
+                return predicted - 1
+            }
+            let number = numbers.number(of: string).number
+            predicted = number + 1
+            return number
+        }
+
+        private var predicted = 0
     }
 
     /// The nodes written: those of the records' tables, numbered parents first (node 0 is the root).

@@ -77,19 +77,23 @@ struct Preserver {
             if let presented { below.append(presented) }
             let duplicates = Self.earlierSiblings(below)
             for index in below.indices.reversed() {
-                pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates[index]))
+                pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates?[index]))
             }
         }
     }
 
-    /// For each controller, the first one before it with the same restoration identifier, if any.
-    private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?] {
-        var earlier = [ViewController?](repeating: nil, count: siblings.count)
-        guard siblings.count > 1 else { return earlier }
+    /// For each controller, the first one before it with the same restoration identifier, if any;
+    /// nil when no two have the same one.
+    private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?]? {
+        guard siblings.count > 1 else { return nil }
+        var earlier: [ViewController?]?
         if siblings.count <= 8 {
             for index in 1..<siblings.count {
-                guard let identifier = siblings[index].restorationIdentifier else { continue }
-                earlier[index] = siblings[..<index].first { $0.restorationIdentifier == identifier }
+                guard let identifier = siblings[index].restorationIdentifier,
+                    let first = siblings[..<index].first(where: { $0.restorationIdentifier == identifier })
+                else { continue }
+                if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
+                earlier?[index] = first
             }
         } else {
             var seen = StringIndex(expected: siblings.count)
@@ -98,7 +102,12 @@ struct Preserver {
             for (index, sibling) in siblings.enumerated() {
                 guard let identifier = sibling.restorationIdentifier else { continue }
                 let (number, isNew) = seen.number(of: identifier)
-                if isNew { firstWith.append(index) } else { earlier[index] = siblings[firstWith[number]] }
+                if isNew {
+                    firstWith.append(index)
+                } else {
+                    if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
+                    earlier?[index] = siblings[firstWith[number]]
+                }
             }
         }
         return earlier
@@ -113,6 +122,16 @@ struct Preserver {
     static func preservedChildren(of controller: ViewController, encoded: [ViewController]) -> [ViewController] {
         if isBuiltInContainer(controller) { return controller.children }
         guard !encoded.isEmpty else { return [] }
+        // The usual case: it encoded its children, in order (they are distinct and not itself).
+        let children = controller.children
+        if encoded.count == children.count, zip(encoded, children).allSatisfy({ $0 === $1 }) { return encoded }
+        if encoded.count <= 16 {
+            var kept: [ViewController] = []
+            for (index, child) in encoded.enumerated() where child !== controller {
+                if !encoded[..<index].contains(where: { $0 === child }) { kept.append(child) }
+            }
+            return kept
+        }
         var seen: Set<ObjectIdentifier> = [ObjectIdentifier(controller)]
         return encoded.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }

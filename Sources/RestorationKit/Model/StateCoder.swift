@@ -74,9 +74,17 @@ public struct StateCoder {
 
     /// Stores references to `controllers` (those with restoration identifiers), in order, under `key`.
     public mutating func encode(_ controllers: [ViewController], forKey key: String) {
-        let identified = controllers.filter { $0.restorationIdentifier != nil }
-        storage[key] = .strings(identified.compactMap(\.restorationIdentifier))
-        encodedControllers += identified
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(controllers.count)
+        for controller in controllers {
+            if let identifier = controller.restorationIdentifier { identifiers.append(identifier) }
+        }
+        storage[key] = .strings(identifiers)
+        if identifiers.count == controllers.count, encodedControllers.isEmpty {
+            encodedControllers = controllers  // shares the array
+        } else {
+            encodedControllers += controllers.filter { $0.restorationIdentifier != nil }
+        }
     }
 
     /// The restored controller referenced under `key`, or nil when it was not restored (or none was stored).
