@@ -40,7 +40,7 @@ struct ArchiveCodecTests {
     func formatOne() throws {
         let archive = RestorationArchive(
             header: ArchiveHeader(buildVersion: "1", timestamp: 5, generation: 2), applicationState: ["k": .int(1)], controllers: [])
-        var bytes = try ArchiveCodec.encode(archive)
+        var bytes = try ArchiveCodec.encode(archive, formatVersion: 2)
         #expect(Array(bytes.suffix(4)) == [0, 0, 0, 0], "format 2 ends with the object count")
         bytes.removeLast(4)
         bytes[4] = 1
@@ -136,9 +136,14 @@ enum Fault: String, CaseIterable, CustomTestStringConvertible {
         case .empty: bytes = []
         case .trailingBytes: bytes.append(0)
         case .malformedTag:
-            // The first state value's tag, after the build string and the app state's entry count and key.
-            let tagOffset = ArchiveCodec.prefixSize + 16 + 4 + 1 + 4 + 4 + StateCoder.bundleVersionKey.utf8.count
-            bytes[tagOffset] = 99
+            // The first state value's tag: after the build string, the string table, and the app
+            // state's entry count and key index (every length, count and index here is one byte).
+            var offset = ArchiveCodec.prefixSize + 16
+            offset += 1 + Int(bytes[offset])
+            let strings = Int(bytes[offset])
+            offset += 1
+            for _ in 0..<strings { offset += 1 + Int(bytes[offset]) }
+            bytes[offset + 2] = 99
             bytes = resealed(bytes)
         case .buildMismatch: return (bytes, "2", .default)
         case .tooLarge: return (bytes, nil, ArchiveLimits(soft: 10, hard: 100))

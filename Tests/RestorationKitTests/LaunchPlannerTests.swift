@@ -98,7 +98,7 @@ struct LaunchPlannerTests {
         let candidates = try kinds.enumerated().map { index, kind in
             switch kind {
             case "corrupt": return try corrupt("c\(index)", generation: 9)
-            case "large": return ArchiveCandidate(source: "c\(index)", bytes: [UInt8](repeating: 0, count: 2_000_000))
+            case "large": return ArchiveCandidate(source: "c\(index)", bytes: [UInt8](repeating: 0, count: ArchiveLimits.default.hard + 1))
             default:
                 var bytes = try sampleBytes()
                 bytes[4] = 7

@@ -5,7 +5,12 @@ public struct RestorationArchive: Equatable, Sendable {
     /// Who wrote the archive and when.
     public var header: ArchiveHeader
     /// What the app delegate encoded (the engine adds `StateCoder.buildVersionKey`).
-    public var applicationState: [String: StateValue]
+    public var applicationState: [String: StateValue] {
+        get { applicationValues.dictionary }
+        set { applicationValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var applicationValues: StateValues
     /// One record per preserved controller, parents before their children.
     public var controllers: [ArchivedController]
     /// One record per preserved object that is not a controller or a view (`StateRestoring`).
@@ -16,8 +21,13 @@ public struct RestorationArchive: Equatable, Sendable {
         header: ArchiveHeader, applicationState: [String: StateValue], controllers: [ArchivedController],
         objects: [ArchivedObject] = []
     ) {
+        self.init(header: header, applicationValues: StateValues(applicationState), controllers: controllers, objects: objects)
+    }
+
+    /// An archive of the given parts, the application's values already sorted.
+    init(header: ArchiveHeader, applicationValues: StateValues, controllers: [ArchivedController], objects: [ArchivedObject]) {
         self.header = header
-        self.applicationState = applicationState
+        self.applicationValues = applicationValues
         self.controllers = controllers
         self.objects = objects
     }
@@ -45,8 +55,23 @@ public struct ArchiveHeader: Equatable, Sendable {
 
 /// One preserved view controller.
 public struct ArchivedController: Equatable, Sendable {
-    /// Restoration identifiers from the root to this controller.
-    public var path: [String]
+    /// Where its path is stored: records of one preservation (or one decoded archive) share a
+    /// table, so a record costs the same at any depth.
+    var location: PathReference
+
+    /// Restoration identifiers from the root to this controller (built on each read: prefer
+    /// `identifier` when only the last one is needed).
+    public var path: [String] {
+        get { location.path }
+        set { location = PathReference(path: newValue) }
+    }
+
+    /// Its restoration identifier, the last of `path` (nil for an empty path).
+    public var identifier: String? { location.last }
+
+    /// How many identifiers `path` has.
+    public var depth: Int { location.depth }
+
     /// The controller's class (module-qualified), checked against the one restoration returns.
     public var className: String
     /// The restoration class's name (module-qualified), if the controller had one.
@@ -54,7 +79,12 @@ public struct ArchivedController: Equatable, Sendable {
     /// Its preserved children, pushed controllers, presented controller and selected tab, by identifier.
     public var relationships: [ArchivedRelationship]
     /// What the controller encoded in `encodeRestorableState(with:)`.
-    public var state: [String: StateValue]
+    public var state: [String: StateValue] {
+        get { stateValues.dictionary }
+        set { stateValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var stateValues: StateValues
     /// Its views that have restoration identifiers, depth first.
     public var views: [ArchivedView]
 
@@ -63,11 +93,21 @@ public struct ArchivedController: Equatable, Sendable {
         path: [String], className: String, restorationClassName: String?,
         relationships: [ArchivedRelationship], state: [String: StateValue], views: [ArchivedView] = []
     ) {
-        self.path = path
+        self.init(
+            location: PathReference(path: path), className: className, restorationClassName: restorationClassName,
+            relationships: relationships, state: StateValues(state), views: views)
+    }
+
+    /// A record whose path is a node of a shared table.
+    init(
+        location: PathReference, className: String, restorationClassName: String?,
+        relationships: [ArchivedRelationship], state: StateValues, views: [ArchivedView]
+    ) {
+        self.location = location
         self.className = className
         self.restorationClassName = restorationClassName
         self.relationships = relationships
-        self.state = state
+        self.stateValues = state
         self.views = views
     }
 }
@@ -79,13 +119,23 @@ public struct ArchivedView: Equatable, Sendable {
     /// Its class (module-qualified); a view of another class at restoration is not decoded.
     public var className: String
     /// What it encoded in `encodeRestorableState(with:)`.
-    public var state: [String: StateValue]
+    public var state: [String: StateValue] {
+        get { stateValues.dictionary }
+        set { stateValues = StateValues(newValue) }
+    }
+    /// The same, sorted by key.
+    var stateValues: StateValues
 
     /// A record of the given parts.
     public init(identifier: String, className: String, state: [String: StateValue]) {
+        self.init(identifier: identifier, className: className, state: StateValues(state))
+    }
+
+    /// A record of the given parts.
+    init(identifier: String, className: String, state: StateValues) {
         self.identifier = identifier
         self.className = className
-        self.state = state
+        self.stateValues = state
     }
 }
 

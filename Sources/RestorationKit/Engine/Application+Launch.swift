@@ -29,7 +29,7 @@ extension Application {
         var outcome = RestorationOutcome.none
         var restorer: Restorer?
         if let archive {
-            let coder = StateCoder(values: archive.applicationState, application: self)
+            let coder = StateCoder(storage: archive.applicationValues, application: self)
             if delegate?.application(self, shouldRestoreApplicationState: coder) == true {
                 isRestoringState = true
                 pendingStateRestorations = 0
@@ -74,7 +74,7 @@ extension Application {
         let controllers = try Preserver.records(from: window.rootViewController)
         return RestorationArchive(
             header: ArchiveHeader(buildVersion: buildVersion, timestamp: timestamp, generation: generation),
-            applicationState: coder.values,
+            applicationValues: coder.storage,
             controllers: controllers,
             objects: try preservedObjects())
     }

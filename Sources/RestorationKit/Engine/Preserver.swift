@@ -2,57 +2,138 @@
 ///
 /// A controller without an identifier is skipped together with its children and whatever it presents.
 /// Records come parents first: a controller, then its children in order, then what it presents.
+///
+/// The walk is a loop over a stack, not a recursion, so a chain of 100k presentations cannot overflow
+/// the thread's stack; every path is one node of a shared `PathTable`, so a record costs the same
+/// at any depth, and class names are computed once per class.
 struct Preserver {
     private var records: [ArchivedController] = []
-    private var classesByPath: [[String]: String] = [:]
+    private var parents: [Int32] = [0]
+    private var identifiers: [String] = [""]
+    private var depths: [Int32] = [0]
+    private var names = TypeNameCache()
+
+    /// One controller waiting to be recorded, and the earlier sibling with its identifier, if any.
+    private struct Pending {
+        var controller: ViewController
+        var parent: Int32
+        var duplicateOf: ViewController?
+    }
 
     /// The records for everything under `root`.
     static func records(from root: ViewController?) throws(PreservationError) -> [ArchivedController] {
         var preserver = Preserver()
-        if let root { try preserver.visit(root, parentPath: []) }
-        return preserver.records
+        if let root { try preserver.walk(from: root) }
+        let table = PathTable(parents: preserver.parents, identifiers: preserver.identifiers, depths: preserver.depths)
+        var records = preserver.records
+        preserver.records = []
+        for index in records.indices {
+            records[index].location = PathReference(table: table, node: records[index].location.node)
+        }
+        return records
     }
 
-    private mutating func visit(_ controller: ViewController, parentPath: [String]) throws(PreservationError) {
-        guard let identifier = controller.restorationIdentifier else { return }
-        let path = parentPath + [identifier]
-        if let first = classesByPath[path] {
-            throw .duplicatePath(path: path, firstClass: first, secondClass: controller.className)
-        }
-        classesByPath[path] = controller.className
+    private mutating func walk(from root: ViewController) throws(PreservationError) {
+        var pending = [Pending(controller: root, parent: 0)]
+        while let next = pending.popLast() {
+            let controller = next.controller
+            guard let identifier = controller.restorationIdentifier else { continue }
+            let className = names.name(of: type(of: controller))
+            if let first = next.duplicateOf {
+                throw .duplicatePath(
+                    path: path(of: next.parent) + [identifier], firstClass: names.name(of: type(of: first)), secondClass: className)
+            }
+            let node = Int32(parents.count)
+            parents.append(next.parent)
+            identifiers.append(identifier)
+            depths.append(depths[Int(next.parent)] + 1)
 
-        var coder = StateCoder()
-        // UIKit's view controller saves a reference to the storyboard it came from.
-        if let storyboard = controller.storyboard, let id = controller.storyboardIdentifier {
-            coder.encode(storyboard.name, forKey: StateCoder.storyboardKey)
-            coder.encode(id, forKey: StateCoder.storyboardIdentifierKey)
-        }
-        controller.encodeRestorableState(with: &coder)
-        records.append(
-            ArchivedController(
-                path: path,
-                className: controller.className,
-                restorationClassName: controller.restorationClass.map(RestorationRegistry.name(of:)),
-                relationships: Self.relationships(of: controller, encoded: coder.encodedControllers),
-                state: coder.values,
-                views: try Self.views(of: controller, at: path)))
+            var coder = StateCoder(capacity: 4)
+            // UIKit's view controller saves a reference to the storyboard it came from.
+            if let storyboard = controller.storyboard, let id = controller.storyboardIdentifier {
+                coder.encode(storyboard.name, forKey: StateCoder.storyboardKey)
+                coder.encode(id, forKey: StateCoder.storyboardIdentifierKey)
+            }
+            controller.encodeRestorableState(with: &coder)
+            let children = Self.preservedChildren(of: controller, encoded: coder.encodedControllers)
+            records.append(
+                ArchivedController(
+                    location: PathReference(table: .empty, node: node),
+                    className: className,
+                    restorationClassName: controller.restorationClass.map { names.name(of: $0) },
+                    relationships: Self.relationships(of: controller, children: children),
+                    state: coder.storage,
+                    views: try views(of: controller, at: node)))
 
-        for child in Self.preservedChildren(of: controller, encoded: coder.encodedControllers) {
-            try visit(child, parentPath: path)
+            // Popped in reverse: the children in order, each with its subtree, then what it presents.
+            // Two of them with one identifier would share a path: the second is refused when its turn
+            // comes, as a walk that kept every path would find it.
+            let presented = controller.presentedViewController
+            if children.isEmpty {
+                if let presented { pending.append(Pending(controller: presented, parent: node)) }
+                continue
+            }
+            var below = children
+            if let presented { below.append(presented) }
+            let duplicates = Self.earlierSiblings(below)
+            for index in below.indices.reversed() {
+                pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates?[index]))
+            }
         }
-        if let presented = controller.presentedViewController { try visit(presented, parentPath: path) }
+    }
+
+    /// For each controller, the first one before it with the same restoration identifier, if any;
+    /// nil when no two have the same one.
+    private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?]? {
+        guard siblings.count > 1 else { return nil }
+        var earlier: [ViewController?]?
+        if siblings.count <= 8 {
+            for index in 1..<siblings.count {
+                guard let identifier = siblings[index].restorationIdentifier,
+                    let first = siblings[..<index].first(where: { $0.restorationIdentifier == identifier })
+                else { continue }
+                if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
+                earlier?[index] = first
+            }
+        } else {
+            var seen = StringIndex(expected: siblings.count)
+            var firstWith: [Int] = []
+            firstWith.reserveCapacity(siblings.count)
+            for (index, sibling) in siblings.enumerated() {
+                guard let identifier = sibling.restorationIdentifier else { continue }
+                let (number, isNew) = seen.number(of: identifier)
+                if isNew {
+                    firstWith.append(index)
+                } else {
+                    if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
+                    earlier?[index] = siblings[firstWith[number]]
+                }
+            }
+        }
+        return earlier
+    }
+
+    private func path(of node: Int32) -> [String] {
+        PathTable(parents: parents, identifiers: identifiers, depths: depths).path(of: node)
     }
 
     /// The built-in containers' children are preserved automatically; a custom container's only when
     /// it encodes them (`StateCoder.encode(_:forKey:)`), as in UIKit.
     static func preservedChildren(of controller: ViewController, encoded: [ViewController]) -> [ViewController] {
         if isBuiltInContainer(controller) { return controller.children }
-        var seen: [ObjectIdentifier] = []
-        return encoded.filter { child in
-            guard child !== controller, !seen.contains(ObjectIdentifier(child)) else { return false }
-            seen.append(ObjectIdentifier(child))
-            return true
+        guard !encoded.isEmpty else { return [] }
+        // The usual case: it encoded its children, in order (they are distinct and not itself).
+        let children = controller.children
+        if encoded.count == children.count, zip(encoded, children).allSatisfy({ $0 === $1 }) { return encoded }
+        if encoded.count <= 16 {
+            var kept: [ViewController] = []
+            for (index, child) in encoded.enumerated() where child !== controller {
+                if !encoded[..<index].contains(where: { $0 === child }) { kept.append(child) }
+            }
+            return kept
         }
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(controller)]
+        return encoded.filter { seen.insert(ObjectIdentifier($0)).inserted }
     }
 
     /// Navigation and tab bar controllers (and their subclasses).
@@ -60,28 +141,32 @@ struct Preserver {
         controller is NavigationController || controller is TabBarController
     }
 
-    /// The controller's views that have restoration identifiers (only a preserved controller's views are).
-    private static func views(of controller: ViewController, at path: [String]) throws(PreservationError) -> [ArchivedView] {
+    /// The controller's views that have restoration identifiers (only a preserved controller's views
+    /// are); a view never loaded has none.
+    private mutating func views(of controller: ViewController, at node: Int32) throws(PreservationError) -> [ArchivedView] {
+        guard controller.isViewLoaded else { return [] }
         var views: [ArchivedView] = []
         var classes: [String: String] = [:]
         for view in controller.view.restorableViews {
             guard let identifier = view.restorationIdentifier else { continue }
-            let className = String(reflecting: type(of: view))
+            let className = names.name(of: type(of: view))
             if let first = classes[identifier] {
-                throw .duplicatePath(path: path + [identifier], firstClass: first, secondClass: className)
+                throw .duplicatePath(path: path(of: node) + [identifier], firstClass: first, secondClass: className)
             }
             classes[identifier] = className
             var coder = StateCoder()
             view.encodeRestorableState(with: &coder)
-            views.append(ArchivedView(identifier: identifier, className: className, state: coder.values))
+            views.append(ArchivedView(identifier: identifier, className: className, state: coder.storage))
         }
         return views
     }
 
-    private static func relationships(of controller: ViewController, encoded: [ViewController]) -> [ArchivedRelationship] {
+    private static func relationships(of controller: ViewController, children: [ViewController]) -> [ArchivedRelationship] {
         let childKind: ArchivedRelationship.Kind = controller is NavigationController ? .pushed : .child
-        var relationships = preservedChildren(of: controller, encoded: encoded).compactMap { child in
-            child.restorationIdentifier.map { ArchivedRelationship(childKind, $0) }
+        var relationships: [ArchivedRelationship] = []
+        relationships.reserveCapacity(children.count)
+        for child in children {
+            if let identifier = child.restorationIdentifier { relationships.append(ArchivedRelationship(childKind, identifier)) }
         }
         if let tabs = controller as? TabBarController, let selected = tabs.selectedViewController?.restorationIdentifier {
             relationships.append(ArchivedRelationship(.selectedTab, selected))
@@ -92,4 +177,3 @@ struct Preserver {
         return relationships
     }
 }
-

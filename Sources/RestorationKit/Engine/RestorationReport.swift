@@ -14,8 +14,12 @@ public struct RestorationReport: Hashable, Sendable {
 
     /// One controller that came back.
     public struct Restored: Hashable, Sendable {
-        /// Its restoration path.
-        public var path: [String]
+        /// Its restoration path (built on each read from the restoration's shared path table).
+        public var path: [String] {
+            get { location.path }
+            set { location = PathReference(path: newValue) }
+        }
+        var location: PathReference
         /// How it was found.
         public var via: Via
         /// False when its class differed from the saved one, so its state was not decoded.
@@ -65,8 +69,12 @@ public struct RestorationReport: Hashable, Sendable {
 
     /// One saved path that did not come back.
     public struct Skipped: Hashable, Sendable {
-        /// Its restoration path.
-        public var path: [String]
+        /// Its restoration path (built on each read from the restoration's shared path table).
+        public var path: [String] {
+            get { location.path }
+            set { location = PathReference(path: newValue) }
+        }
+        var location: PathReference
         /// Why.
         public var reason: SkipReason
     }
@@ -75,13 +83,18 @@ public struct RestorationReport: Hashable, Sendable {
     public var restored: [Restored] = []
     /// The skipped paths, parents first.
     public var skipped: [Skipped] = []
-    /// The paths of controllers presented again, parents first.
-    public var presented: [[String]] = []
+    /// The paths of controllers presented again, parents first (each built on reading: for a chain of
+    /// n presentations that is n²/2 identifiers).
+    public var presented: [[String]] {
+        get { presentedLocations.map(\.path) }
+        set { presentedLocations = newValue.map(PathReference.init(path:)) }
+    }
+    var presentedLocations: [PathReference] = []
     /// The paths of restored objects that are not controllers or views, parents first.
     public var restoredObjects: [[String]] = []
     /// What went wrong without stopping restoration (a class mismatch, a presenter not in the window).
     public var notes: [String] = []
 
     /// How the controller at `path` was restored, or nil when it was not.
-    public func via(_ path: [String]) -> Via? { restored.first { $0.path == path }?.via }
+    public func via(_ path: [String]) -> Via? { restored.first { $0.location.equals(path) }?.via }
 }

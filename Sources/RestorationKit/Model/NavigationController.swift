@@ -28,7 +28,8 @@ open class NavigationController: ViewController {
 
     /// Replaces the whole stack.
     public func setViewControllers(_ controllers: [ViewController]) {
-        for old in children where !controllers.contains(where: { $0 === old }) { old.removeFromParent() }
+        let kept = Set(controllers.map(ObjectIdentifier.init))
+        for old in children where !kept.contains(ObjectIdentifier(old)) { old.removeFromParent() }
         for (index, controller) in controllers.enumerated() {
             if index < children.count, children[index] === controller { continue }
             controller.removeFromParent()

@@ -13,7 +13,7 @@ public struct RestorationRegistry {
 
     /// The name the archive records for a restoration class (module-qualified).
     public static func name(of restorationClass: any ViewControllerRestoration.Type) -> String {
-        String(reflecting: restorationClass)
+        TypeNameCache.name(of: restorationClass)
     }
 
     /// Makes `restorationClass` findable by the name preservation records for it.

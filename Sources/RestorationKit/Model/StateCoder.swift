@@ -25,32 +25,44 @@ public struct StateCoder {
     }
 
     /// Everything encoded so far, by key.
-    public private(set) var values: [String: StateValue]
+    public var values: [String: StateValue] { storage.dictionary }
+    /// The same, sorted by key.
+    private(set) var storage: StateValues
     /// The application being restored; nil while preserving or when the coder stands alone.
     public private(set) weak var application: Application?
     /// The controllers encoded by reference, in order (preservation walks them as children).
     var encodedControllers: [ViewController] = []
     /// The restored children of the controller being decoded, by restoration identifier.
-    var restoredChildren: [String: ViewController] = [:]
+    var restoredChildren: RestoredChildren?
 
     /// A coder holding `values`, optionally tied to the application being restored.
     public init(values: [String: StateValue] = [:], application: Application? = nil) {
-        self.values = values
+        self.init(storage: StateValues(values), application: application)
+    }
+
+    /// A coder holding `storage`.
+    init(storage: StateValues, application: Application? = nil) {
+        self.storage = storage
         self.application = application
     }
 
+    /// An empty coder with room for `capacity` values.
+    init(capacity: Int) {
+        storage = StateValues(capacity: capacity)
+    }
+
     /// Stores `value` under `key`, replacing what was there.
-    public mutating func encode(_ value: StateValue, forKey key: String) { values[key] = value }
+    public mutating func encode(_ value: StateValue, forKey key: String) { storage[key] = value }
     /// Stores a string under `key`.
-    public mutating func encode(_ value: String, forKey key: String) { values[key] = .string(value) }
+    public mutating func encode(_ value: String, forKey key: String) { storage[key] = .string(value) }
     /// Stores an integer under `key`.
-    public mutating func encode(_ value: Int, forKey key: String) { values[key] = .int(Int64(value)) }
+    public mutating func encode(_ value: Int, forKey key: String) { storage[key] = .int(Int64(value)) }
     /// Stores a Boolean under `key`.
-    public mutating func encode(_ value: Bool, forKey key: String) { values[key] = .bool(value) }
+    public mutating func encode(_ value: Bool, forKey key: String) { storage[key] = .bool(value) }
     /// Stores a floating-point number under `key`.
-    public mutating func encode(_ value: Double, forKey key: String) { values[key] = .double(value) }
+    public mutating func encode(_ value: Double, forKey key: String) { storage[key] = .double(value) }
     /// Stores a list of strings under `key`.
-    public mutating func encode(_ value: [String], forKey key: String) { values[key] = .strings(value) }
+    public mutating func encode(_ value: [String], forKey key: String) { storage[key] = .strings(value) }
 
     /// Stores a reference to `controller` under `key`: a custom container encodes its children this way,
     /// and preservation then preserves them under the container's path (UIKit preserves a custom
@@ -62,9 +74,17 @@ public struct StateCoder {
 
     /// Stores references to `controllers` (those with restoration identifiers), in order, under `key`.
     public mutating func encode(_ controllers: [ViewController], forKey key: String) {
-        let identified = controllers.filter { $0.restorationIdentifier != nil }
-        values[key] = .strings(identified.compactMap(\.restorationIdentifier))
-        encodedControllers += identified
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(controllers.count)
+        for controller in controllers {
+            if let identifier = controller.restorationIdentifier { identifiers.append(identifier) }
+        }
+        storage[key] = .strings(identifiers)
+        if identifiers.count == controllers.count, encodedControllers.isEmpty {
+            encodedControllers = controllers  // shares the array
+        } else {
+            encodedControllers += controllers.filter { $0.restorationIdentifier != nil }
+        }
     }
 
     /// The restored controller referenced under `key`, or nil when it was not restored (or none was stored).
@@ -74,39 +94,40 @@ public struct StateCoder {
 
     /// The restored controllers referenced under `key`, in order; those not restored are left out.
     public func decodeViewControllers(forKey key: String) -> [ViewController] {
-        (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
+        guard let restoredChildren else { return [] }
+        return (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
     }
 
     /// Whether anything was stored under `key`.
-    public func contains(_ key: String) -> Bool { values[key] != nil }
+    public func contains(_ key: String) -> Bool { storage[key] != nil }
 
     /// The string under `key`, or nil when absent or of another kind.
     public func decodeString(forKey key: String) -> String? {
-        guard case .string(let value)? = values[key] else { return nil }
+        guard case .string(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The integer under `key`, or nil when absent, of another kind or out of `Int`'s range.
     public func decodeInt(forKey key: String) -> Int? {
-        guard case .int(let value)? = values[key] else { return nil }
+        guard case .int(let value)? = storage[key] else { return nil }
         return Int(exactly: value)
     }
 
     /// The Boolean under `key`, or nil when absent or of another kind.
     public func decodeBool(forKey key: String) -> Bool? {
-        guard case .bool(let value)? = values[key] else { return nil }
+        guard case .bool(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The floating-point number under `key`, or nil when absent or of another kind.
     public func decodeDouble(forKey key: String) -> Double? {
-        guard case .double(let value)? = values[key] else { return nil }
+        guard case .double(let value)? = storage[key] else { return nil }
         return value
     }
 
     /// The list of strings under `key`, or nil when absent or of another kind.
     public func decodeStrings(forKey key: String) -> [String]? {
-        guard case .strings(let value)? = values[key] else { return nil }
+        guard case .strings(let value)? = storage[key] else { return nil }
         return value
     }
 }
@@ -139,5 +160,25 @@ public enum StateValue: Equatable, Sendable {
         case .strings: 5
         case .bytes: 6
         }
+    }
+}
+
+/// The restored controllers a record names as its children or pushed controllers, looked up by
+/// identifier only if its decode asks (a tab bar's never does): the table is made on first use.
+final class RestoredChildren {
+    private var pairs: [(identifier: String, controller: ViewController?)]
+    private var table: [String: ViewController]?
+
+    init(_ pairs: [(identifier: String, controller: ViewController?)]) { self.pairs = pairs }
+
+    subscript(identifier: String) -> ViewController? {
+        if table == nil {
+            var made: [String: ViewController] = Dictionary(minimumCapacity: pairs.count)
+            // A later relationship of the same identifier wins, as it would assigning one by one.
+            for (identifier, controller) in pairs { made[identifier] = controller }
+            table = made
+            pairs = []
+        }
+        return table?[identifier]
     }
 }

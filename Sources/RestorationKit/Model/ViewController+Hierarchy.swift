@@ -60,8 +60,8 @@ extension ViewController {
 
     /// The first of its children and presented controller whose restoration identifier is `identifier`.
     public func descendant(withRestorationIdentifier identifier: String) -> ViewController? {
-        let candidates = children + [presentedViewController].compactMap { $0 }
-        return candidates.first { $0.restorationIdentifier == identifier }
+        children.first { $0.restorationIdentifier == identifier }
+            ?? presentedViewController.flatMap { $0.restorationIdentifier == identifier ? $0 : nil }
     }
 
     /// Puts `child` at `index`, replacing nothing.
@@ -75,10 +75,36 @@ extension ViewController {
     }
 
     /// Replaces the child at `index` with `child`.
+    ///
+    /// When `child` is not already one of its children this takes constant time: `child` takes the old
+    /// one's place in `children` (so callbacks see it there from the old one's `didMove(toParent: nil)`
+    /// on), with the callbacks of removing the old one and inserting `child`, in that order.
     func replaceChild(at index: Int, with child: ViewController) {
         let old = children[index]
         guard old !== child else { return }
-        old.removeFromParent()
-        insertChild(child, at: index)
+        guard child.parent !== self else {
+            old.removeFromParent()
+            return insertChild(child, at: index)
+        }
+        old.willMove(toParent: nil)
+        guard index < children.count, children[index] === old else {
+            // The callback moved things: fall back to removing and inserting.
+            children.removeAll { $0 === old }
+            old.parent = nil
+            old.didMove(toParent: nil)
+            return insertChild(child, at: index)
+        }
+        children[index] = child
+        old.parent = nil
+        old.didMove(toParent: nil)
+        if let previous = child.parent {
+            child.willMove(toParent: nil)
+            previous.children.removeAll { $0 === child }
+            child.parent = nil
+            child.didMove(toParent: nil)
+        }
+        child.willMove(toParent: self)
+        child.parent = self
+        child.didMove(toParent: self)
     }
 }

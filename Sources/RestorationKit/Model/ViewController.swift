@@ -4,48 +4,93 @@
 /// Subclass it the way you would subclass `UIViewController`; call `super` from the overridden hooks.
 open class ViewController {
     /// The name it is preserved under; nil means it, its children and whatever it presents are skipped.
-    public var restorationIdentifier: String?
+    public final var restorationIdentifier: String?
     /// The class that re-creates it at restoration, tried before the app delegate (register it in the
     /// application's `registry` so that a new process can find it by name).
-    public var restorationClass: (any ViewControllerRestoration.Type)?
+    public final var restorationClass: (any ViewControllerRestoration.Type)?
     /// A title for drawing.
     open var title: String?
     /// The root of its views; views in it with restoration identifiers are preserved with it.
-    public var view = View()
+    /// Made on first use, as UIKit loads a view when it is first asked for.
+    public var view: View {
+        get {
+            if let loadedView { return loadedView }
+            let made = View()
+            loadedView = made
+            return made
+        }
+        set { loadedView = newValue }
+    }
+    /// Whether `view` was made or set (UIKit's `isViewLoaded`): preservation looks at no other view.
+    public var isViewLoaded: Bool { loadedView != nil }
+    private var loadedView: View?
     /// The storyboard it was instantiated from, if any.
-    public internal(set) var storyboard: Storyboard?
+    public internal(set) final var storyboard: Storyboard?
     /// Its scene's storyboard id, when a storyboard made it.
-    public internal(set) var storyboardIdentifier: String?
+    public internal(set) final var storyboardIdentifier: String?
 
     /// The container it is a child of.
-    public internal(set) weak var parent: ViewController?
+    public internal(set) final weak var parent: ViewController?
     /// The controllers it contains, in order.
-    public internal(set) var children: [ViewController] = []
+    public internal(set) final var children: [ViewController] = [] {
+        didSet { childrenVersion &+= 1 }
+    }
+    /// Changes with every change of `children`, so that an index of them can tell it is out of date.
+    final var childrenVersion = 0
+    /// The last walk of the window's hierarchy that reached it (`WindowMembership`).
+    final var windowMark: UInt64 = 0
     /// The controller that presented it.
-    public internal(set) weak var presentingViewController: ViewController?
+    public internal(set) final weak var presentingViewController: ViewController?
     /// The controller it presents.
-    public internal(set) var presentedViewController: ViewController?
+    public internal(set) final var presentedViewController: ViewController?
     /// How it is presented when it is presented.
-    public var modalPresentationStyle: ModalPresentationStyle = .automatic
+    public final var modalPresentationStyle: ModalPresentationStyle = .automatic
     /// Whether a `.currentContext` or `.overCurrentContext` presentation from it or a controller it
     /// contains is made by this controller (which then becomes the presented controller's presenter,
     /// and so its parent in the restoration path), as in UIKit.
-    public var definesPresentationContext = false
+    public final var definesPresentationContext = false
     /// Who animates its presentation when `modalPresentationStyle` is `.custom` (held weakly, as UIKit does).
     public weak var transitioningDelegate: (any ViewControllerTransitioningDelegate)?
 
     /// A controller with no identifier (it is not preserved until it gets one).
     public init() {}
 
+    deinit {
+        // Releasing a long chain of presentations (or of single children) would take one stack frame
+        // per level and overflow the stack at about 50k levels: release what only this controller
+        // holds from a loop instead.
+        guard presentedViewController != nil || !children.isEmpty else { return }
+        var pending = children
+        children = []
+        if let presented = presentedViewController {
+            pending.append(presented)
+            presentedViewController = nil
+        }
+        while var next = pending.popLast() {
+            guard isKnownUniquelyReferenced(&next) else { continue }
+            pending += next.children
+            next.children = []
+            if let presented = next.presentedViewController {
+                pending.append(presented)
+                next.presentedViewController = nil
+            }
+        }
+    }
+
     /// Its class, module-qualified, as the archive records it (`"CheckIn.TabViewController"`).
-    public final var className: String { String(reflecting: type(of: self)) }
+    public final var className: String { TypeNameCache.name(of: type(of: self)) }
 
     /// The restoration identifiers from the root to it, through parents and presenters; nil when it or
     /// an ancestor has none.
     public final var restorationPath: [String]? {
-        guard let identifier = restorationIdentifier else { return nil }
-        guard let above = parent ?? presentingViewController else { return [identifier] }
-        return above.restorationPath.map { $0 + [identifier] }
+        var path: [String] = []
+        var current: ViewController? = self
+        while let controller = current {
+            guard let identifier = controller.restorationIdentifier else { return nil }
+            path.append(identifier)
+            current = controller.parent ?? controller.presentingViewController
+        }
+        return path.reversed()
     }
 
     /// The top of its chain of parents and presenters.

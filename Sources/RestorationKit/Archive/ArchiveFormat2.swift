@@ -1,12 +1,30 @@
-/// The payload's pieces: state dictionaries, values and controller records, written and read.
-enum ArchiveFields {
+/// Formats 1 and 2: every record with its whole path, every string spelled out, 32-bit lengths.
+///
+/// Read for archives of earlier builds; written only when asked (`ArchiveCodec.encode(_:limits:formatVersion:)`).
+enum ArchiveFormat2 {
+    /// The payload of `archive` in format 2.
+    static func writePayload(_ archive: RestorationArchive, to writer: inout ByteWriter) {
+        writer.append(archive.header.generation)
+        writer.append(archive.header.timestamp)
+        writer.append(archive.header.buildVersion)
+        write(archive.applicationValues, to: &writer)
+        writer.append(UInt32(archive.controllers.count))
+        for controller in archive.controllers { write(controller, to: &writer) }
+        writer.append(UInt32(archive.objects.count))
+        for object in archive.objects { write(object, to: &writer) }
+    }
+
     // MARK: Writing
 
     static func write(_ state: [String: StateValue], to writer: inout ByteWriter) {
+        write(StateValues(state), to: &writer)
+    }
+
+    static func write(_ state: StateValues, to writer: inout ByteWriter) {
         writer.append(UInt32(state.count))
-        for key in state.keys.sorted() {
-            writer.append(key)
-            write(state[key]!, to: &writer)
+        for entry in state.entries {
+            writer.append(entry.key)
+            write(entry.value, to: &writer)
         }
     }
 
@@ -41,12 +59,12 @@ enum ArchiveFields {
             writer.append(relationship.kind.rawValue)
             writer.append(relationship.identifier)
         }
-        write(controller.state, to: &writer)
+        write(controller.stateValues, to: &writer)
         writer.append(UInt32(controller.views.count))
         for view in controller.views {
             writer.append(view.identifier)
             writer.append(view.className)
-            write(view.state, to: &writer)
+            write(view.stateValues, to: &writer)
         }
     }
 
@@ -77,7 +95,13 @@ enum ArchiveFields {
         let count = try reader.readCount("controller count", minimumItemSize: 14)
         var controllers: [ArchivedController] = []
         controllers.reserveCapacity(count)
-        for _ in 0..<count { controllers.append(try readController(from: &reader, formatVersion: formatVersion)) }
+        // The paths go into one table, as preservation and format 3 make them.
+        var paths = PathTableBuilder()
+        for _ in 0..<count { controllers.append(try readController(from: &reader, formatVersion: formatVersion, paths: &paths)) }
+        let table = paths.build()
+        for index in controllers.indices {
+            controllers[index].location = PathReference(table: table, node: controllers[index].location.node)
+        }
         var objects: [ArchivedObject] = []
         if formatVersion >= 2 {
             let objectCount = try reader.readCount("object count", minimumItemSize: 9)
@@ -118,7 +142,9 @@ enum ArchiveFields {
         }
     }
 
-    static func readController(from reader: inout ByteReader, formatVersion: UInt16) throws(ArchiveError) -> ArchivedController {
+    static func readController(
+        from reader: inout ByteReader, formatVersion: UInt16, paths: inout PathTableBuilder
+    ) throws(ArchiveError) -> ArchivedController {
         let start = reader.offset
         let depth = try reader.readCount("path length", minimumItemSize: 4)
         guard depth > 0 else { throw reader.fault(at: start, "a controller's path is empty") }
@@ -147,12 +173,12 @@ enum ArchiveFields {
             for _ in 0..<viewCount {
                 let identifier = try reader.readString("view identifier")
                 let viewClass = try reader.readString("view class")
-                views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader)))
+                views.append(ArchivedView(identifier: identifier, className: viewClass, state: StateValues(try readState(from: &reader))))
             }
         }
         return ArchivedController(
-            path: path, className: className, restorationClassName: restorationClassName,
-            relationships: relationships, state: state, views: views)
+            location: PathReference(table: .empty, node: paths.insert(path: path)), className: className,
+            restorationClassName: restorationClassName, relationships: relationships, state: StateValues(state), views: views)
     }
 
     static func readObject(from reader: inout ByteReader) throws(ArchiveError) -> ArchivedObject {
