@@ -34,18 +34,24 @@ enum ArchiveFormat3 {
         let objectNodes = archive.objects.map { nodes.node(of: $0.path, strings: &strings) }
         var records = ByteWriter(capacity: archive.controllers.count * 24)
         records.appendVarint(archive.controllers.count)
-        for (controller, node) in zip(archive.controllers, controllerNodes) {
-            records.appendVarint(Int(node))
-            records.appendVarint(strings.index(of: controller.className))
-            records.appendVarint(controller.restorationClassName.map { strings.index(of: $0) + 1 } ?? 0)
-            records.appendVarint(controller.relationships.count)
-            for relationship in controller.relationships {
+        // Fields read in place (`controllers[index].field`): copying a record retains all of its parts.
+        let controllers = archive.controllers
+        for index in controllers.indices {
+            records.appendVarint(Int(controllerNodes[index]))
+            records.appendVarint(strings.index(of: controllers[index].className))
+            if let name = controllers[index].restorationClassName {
+                records.appendVarint(strings.index(of: name) + 1)
+            } else {
+                records.append(UInt8(0))
+            }
+            records.appendVarint(controllers[index].relationships.count)
+            for relationship in controllers[index].relationships {
                 records.append(relationship.kind.rawValue)
                 records.appendVarint(strings.index(ofIdentifier: relationship.identifier))
             }
-            write(controller.stateValues, to: &records, strings: &strings)
-            records.appendVarint(controller.views.count)
-            for view in controller.views {
+            write(controllers[index].stateValues, to: &records, strings: &strings)
+            records.appendVarint(controllers[index].views.count)
+            for view in controllers[index].views {
                 records.appendVarint(strings.index(of: view.identifier))
                 records.appendVarint(strings.index(of: view.className))
                 write(view.stateValues, to: &records, strings: &strings)
@@ -107,7 +113,7 @@ enum ArchiveFormat3 {
     /// Identifiers are mostly new: `index(ofIdentifier:)` goes straight to the hash table.
     private struct StringTable {
         private var numbers = StringIndex()
-        private var recent: [(string: String, index: Int)] = []
+        private var recent: [(string: String, length: Int, index: Int)] = []
         private var next = 0
 
         /// A table sized for about `expected` distinct strings.
@@ -117,12 +123,13 @@ enum ArchiveFormat3 {
 
         /// The index of a name or key.
         mutating func index(of string: String) -> Int {
-            for entry in recent where entry.string == string { return entry.index }
+            let length = string.utf8.count
+            for entry in recent where entry.length == length && entry.string == string { return entry.index }
             let number = numbers.number(of: string).number
             if recent.count < 8 {
-                recent.append((string, number))
+                recent.append((string, length, number))
             } else {
-                recent[next] = (string, number)
+                recent[next] = (string, length, number)
                 next = (next + 1) & 7
             }
             return number
@@ -167,18 +174,27 @@ enum ArchiveFormat3 {
                 memo = otherMemos.removeValue(forKey: ObjectIdentifier(source)) ?? [0] + [Int32](repeating: -1, count: source.parents.count - 1)
                 table = source
             }
+            // Records come parents first: the parent is usually written already.
+            let node = Int(location.node)
+            if memo[node] >= 0 { return memo[node] }
+            let parent = Int(source.parents[node])
+            if memo[parent] >= 0 {
+                let added = add(parent: memo[parent], identifier: strings.index(ofIdentifier: source.identifiers[node]))
+                memo[node] = added
+                return added
+            }
             var unknown: [Int32] = []
             var current = location.node
             while memo[Int(current)] < 0 {
                 unknown.append(current)
                 current = source.parents[Int(current)]
             }
-            var node = memo[Int(current)]
+            var written = memo[Int(current)]
             while let next = unknown.popLast() {
-                node = add(parent: node, identifier: strings.index(ofIdentifier: source.identifiers[Int(next)]))
-                memo[Int(next)] = node
+                written = add(parent: written, identifier: strings.index(ofIdentifier: source.identifiers[Int(next)]))
+                memo[Int(next)] = written
             }
-            return node
+            return written
         }
 
         mutating func node(of path: [String], strings: inout StringTable) -> Int32 {

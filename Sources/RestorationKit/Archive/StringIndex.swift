@@ -3,8 +3,8 @@
 ///
 /// Preservation hashes about three strings per controller; `Dictionary`'s SipHash costs more in
 /// setting up and finishing each hash than in the few bytes of an identifier. This table hashes the
-/// UTF-8 bytes with 64-bit FNV-1a mixed with a seed chosen per process (so that no one can prepare
-/// strings that collide), and probes linearly in a table kept at most half full.
+/// UTF-8 bytes FNV-1a style, eight at a time, from a seed chosen per process (so that no one can
+/// prepare strings that collide), and probes linearly in a table kept at most half full.
 struct StringIndex {
     private(set) var strings: [String] = []
     /// Each slot: 0 for empty, else the string's number + 1.
@@ -67,7 +67,18 @@ struct StringIndex {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         var string = string
         string.withUTF8 { utf8 in
-            for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            // Eight bytes at a time (class names and keys run to 50 bytes), then the rest one by one.
+            let raw = UnsafeRawBufferPointer(utf8)
+            var offset = 0
+            while offset + 8 <= raw.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                hash ^= hash >> 32
+                offset += 8
+            }
+            while offset < raw.count {
+                hash = (hash ^ UInt64(raw[offset])) &* 0x0000_0100_0000_01B3
+                offset += 1
+            }
         }
         // Spread the high bits into the low ones the table indexes with.
         hash ^= hash >> 29

@@ -32,12 +32,17 @@ struct Restorer {
     private let childList: [Int32]
     /// A node's child by identifier, made the first time a child is not where the order says.
     private var childrenByName: [PathKey: Int32]?
-    /// What was found for each node.
-    private var found: [ViewController?]
-    /// Whether a controller found for the node had the saved class (so its state is decoded).
-    private var decodedNodes: [Bool]
-    /// Which record last named the node as a child, to notice one named twice without hashing.
-    private var seen: [Int32]
+    /// What restoration knows of each node.
+    private var nodes: [NodeState]
+
+    private struct NodeState {
+        /// The controller found for it.
+        var found: ViewController?
+        /// Whether that controller had the saved class (so its state is decoded).
+        var decoded = false
+        /// Which record last named the node as a child, to notice one named twice without hashing.
+        var seen: Int32 = 0
+    }
     private var report = RestorationReport()
     private var names = TypeNameCache()
     /// The path of the last record looked up, handed to restoration classes and the app delegate.
@@ -75,23 +80,23 @@ struct Restorer {
             paths = builder.build()
             recordNodes = nodes
         }
-        // Children by parent, in node order (a counting sort).
+        // Children by parent, in node order (a counting sort, in place).
         let count = paths.parents.count
         var start = [Int32](repeating: 0, count: count + 1)
         for node in 1..<max(count, 1) { start[Int(paths.parents[node]) + 1] += 1 }
         for node in 0..<count { start[node + 1] += start[node] }
-        var next = start
         var list = [Int32](repeating: 0, count: max(count - 1, 0))
         for node in 1..<max(count, 1) {
             let parent = Int(paths.parents[node])
-            list[Int(next[parent])] = Int32(node)
-            next[parent] += 1
+            list[Int(start[parent])] = Int32(node)
+            start[parent] += 1
         }
+        // Each start moved to the next one's: move them back.
+        for node in stride(from: count, to: 0, by: -1) { start[node] = start[node - 1] }
+        start[0] = 0
         childStart = start
         childList = list
-        found = Array(repeating: nil, count: count)
-        decodedNodes = Array(repeating: false, count: count)
-        seen = Array(repeating: 0, count: count)
+        nodes = Array(repeating: NodeState(), count: count)
     }
 
     /// The node of `node` of `table` in `builder`, adding it and the prefixes not yet there.
@@ -152,21 +157,21 @@ struct Restorer {
         var decodedViews: [View] = []
         for index in archive.controllers.indices {
             let node = recordNodes[index]
-            guard let controller = found[Int(node)] else { continue }
+            guard let controller = nodes[Int(node)].found else { continue }
             let (children, distinct) = restoredChildren(of: index, at: node)
             relinkChildren(of: index, at: node, children: children, distinct: distinct)
-            guard decodedNodes[Int(node)] else { continue }
+            guard nodes[Int(node)].decoded else { continue }
             var coder = StateCoder(storage: archive.controllers[index].stateValues, application: application)
             if !children.isEmpty { coder.restoredChildren = RestoredChildren(children) }
             controller.decodeRestorableState(with: coder)
             if !archive.controllers[index].views.isEmpty { decodedViews += decodeViews(of: controller, from: archive.controllers[index]) }
         }
         let inWindow = WindowMembership(root: application.window.rootViewController)
-        for index in archive.controllers.indices where found[Int(recordNodes[index])] != nil {
+        for index in archive.controllers.indices where nodes[Int(recordNodes[index])].found != nil {
             presentAgain(from: index, at: recordNodes[index], inWindow: inWindow)
         }
         let objects = restoreObjects()
-        for node in recordNodes where decodedNodes[Int(node)] { found[Int(node)]?.applicationFinishedRestoringState() }
+        for node in recordNodes where nodes[Int(node)].decoded { nodes[Int(node)].found?.applicationFinishedRestoringState() }
         for view in decodedViews { view.applicationFinishedRestoringState() }
         for object in objects { object.applicationFinishedRestoringState() }
     }
@@ -179,7 +184,7 @@ struct Restorer {
         for record in archive.objects {
             let name = record.path.joined(separator: "/")
             let parentPath = Array(record.path.dropLast())
-            let parentFound = node(ofPath: parentPath).map { found[Int($0)] != nil } ?? false
+            let parentFound = node(ofPath: parentPath).map { nodes[Int($0)].found != nil } ?? false
             guard parentPath.isEmpty || parentFound || restoredObjects[parentPath] != nil else {
                 report.notes.append("object \(name) is not restored: its restoration parent was not")
                 continue
@@ -234,10 +239,10 @@ struct Restorer {
         var settled = report
         settled.restored = []
         settled.restored.reserveCapacity(report.restored.count)
-        var kept = [Bool](repeating: false, count: found.count)
+        var kept = [Bool](repeating: false, count: nodes.count)
         for entry in report.restored {
             let node = Int(entry.location.node)
-            if let controller = found[node], inWindow.contains(controller) {
+            if let controller = nodes[node].found, inWindow.contains(controller) {
                 settled.restored.append(entry)
                 kept[node] = true
             } else {
@@ -257,7 +262,7 @@ struct Restorer {
         guard node != 0 else { return skip(node, .emptyPath) }
         let identifier = paths.identifiers[Int(node)]
         let parent = paths.parents[Int(node)]
-        if parent != 0, found[Int(parent)] == nil {
+        if parent != 0, nodes[Int(parent)].found == nil {
             return skip(node, .ancestorSkipped)
         }
         let path = path(of: node)
@@ -298,8 +303,8 @@ struct Restorer {
                     + (controller.restorationIdentifier.map { "'\($0)'" } ?? "nil")
                     + " instead of '\(identifier)'; the next preservation will not save it under this path")
         }
-        found[Int(node)] = controller
-        if decoded { decodedNodes[Int(node)] = true }
+        nodes[Int(node)].found = controller
+        if decoded { nodes[Int(node)].decoded = true }
         report.restored.append(.init(location: reference(node), via: via, decoded: decoded))
     }
 
@@ -342,7 +347,7 @@ struct Restorer {
             let root = application.window.rootViewController
             return root?.restorationIdentifier == identifier ? root : nil
         }
-        guard let container = found[Int(parent)] else { return nil }
+        guard let container = nodes[Int(parent)].found else { return nil }
         if let index = childIndex(of: container).first[identifier] { return container.children[index] }
         let presented = container.presentedViewController
         return presented?.restorationIdentifier == identifier ? presented : nil
@@ -375,10 +380,10 @@ struct Restorer {
             if children.isEmpty { children.reserveCapacity(archive.controllers[index].relationships.count) }
             let childNode = child(relationship.identifier, of: node, position: children.count)
             if let childNode {
-                if seen[Int(childNode)] == stamp { distinct = false }
-                seen[Int(childNode)] = stamp
+                if nodes[Int(childNode)].seen == stamp { distinct = false }
+                nodes[Int(childNode)].seen = stamp
             }
-            children.append((relationship.identifier, childNode.flatMap { found[Int($0)] }))
+            children.append((relationship.identifier, childNode.flatMap { nodes[Int($0)].found }))
         }
         return (children, distinct)
     }
@@ -388,7 +393,7 @@ struct Restorer {
     private func relinkChildren(
         of index: Int, at node: Int32, children named: [(identifier: String, controller: ViewController?)], distinct: Bool
     ) {
-        guard let container = found[Int(node)], Preserver.isBuiltInContainer(container) else { return }
+        guard let container = nodes[Int(node)].found, Preserver.isBuiltInContainer(container) else { return }
         let children = named.compactMap { entry in entry.controller.map { (entry.identifier, $0) } }
         if let navigation = container as? NavigationController {
             if !children.isEmpty { navigation.setViewControllers(children.map(\.1)) }
@@ -440,9 +445,9 @@ struct Restorer {
             let presentedNode = child(
                 relationship.identifier, of: node,
                 position: relationships.count { $0.kind == .child || $0.kind == .pushed }),
-            let presented = found[Int(presentedNode)]
+            let presented = nodes[Int(presentedNode)].found
         else { return }
-        guard let presenter = found[Int(node)] else { return }
+        guard let presenter = nodes[Int(node)].found else { return }
         guard inWindow.contains(presenter) else {
             report.notes.append(
                 "\(paths.path(of: presentedNode).joined(separator: "/")) is not presented again: its presenter is not in "
