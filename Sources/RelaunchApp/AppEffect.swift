@@ -11,6 +11,10 @@ public enum AppEffect: Equatable, Sendable {
     case openSettings(Permission)
     /// Delete every stored copy of the saved state and log the discard with this reason.
     case discardSavedState(DiscardReason)
+    /// Store these bytes as the app's data model (its documents, list, settings), apart from the
+    /// restoration archive: a force quit, a corrupt archive or a new build never loses them. The next
+    /// launch hands them to `loadData(_:)`.
+    case saveData([UInt8])
     /// The process should exit.
     case terminate
 }

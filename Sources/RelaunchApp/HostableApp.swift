@@ -4,7 +4,7 @@ public import RestorationKit
 /// An app the Relaunch host library can run under systemd: a RestorationKit app that does no I/O
 /// of its own. The host feeds it permissions, saved state and input, and carries out the effects
 /// it returns (preserve, discard, terminate); it serves `org.relaunch.App1` from these members.
-public protocol HostableApp: AnyObject {
+public protocol HostableApp: AnyObject, SendableMetatype {
     /// Why input is refused: one line saying what is accepted (InvalidArgs over the bus).
     associatedtype InputError: Error & CustomStringConvertible
 
@@ -18,6 +18,12 @@ public protocol HostableApp: AnyObject {
 
     /// Takes a permission's state, at launch or when permissiond says it changed without a kill.
     func setPermission(_ permission: Permission, to state: PermissionState)
+    /// Takes the app's data model as it was last saved (`AppEffect.saveData`), before `launch`; not
+    /// called when none was saved. UIKit's apps keep such data in their defaults or a database, never
+    /// in the restoration archive: restoration brings back where the user was, the data what they made.
+    /// - Throws: when the bytes cannot be read; the host then keeps them aside (nothing is lost) and
+    ///   the app goes on with its defaults.
+    func loadData(_ bytes: [UInt8]) throws
     /// Launches: restores from the newest valid candidate, or not, as the engine decides.
     func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport
     /// Preserves the current state as archive bytes.
@@ -44,6 +50,11 @@ public protocol HostableApp: AnyObject {
     func quit() -> [AppEffect]
     /// `Quit(true)`: the user's force quit, which discards saved state.
     func forceQuit() -> [AppEffect]
+}
+
+extension HostableApp {
+    /// An app without a data model of its own ignores the call.
+    public func loadData(_ bytes: [UInt8]) throws {}
 }
 
 /// Something the current screen accepts: a tap or a field to type into (App1's `Elements()`).

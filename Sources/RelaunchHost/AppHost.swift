@@ -28,6 +28,7 @@ final class AppHost<App: HostableApp>: Sendable {
     private let core: Mutex<Core>
     let configuration: HostConfiguration
     private let savedState: SavedState
+    private let data: AppData
     private let notifier: ServiceNotifier
     private let logger: Logger
     private let terminationContinuation: AsyncStream<Void>.Continuation
@@ -41,6 +42,7 @@ final class AppHost<App: HostableApp>: Sendable {
         core = Mutex(Core(app: app, permissions: permissions))
         self.configuration = configuration
         self.savedState = savedState
+        data = AppData(directory: configuration.stateDirectory)
         self.notifier = notifier
         self.logger = logger
         (terminationRequests, terminationContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -144,6 +146,12 @@ final class AppHost<App: HostableApp>: Sendable {
                 preserve(core.app)
             case .openSettings(let permission):
                 logger.notice("opening Settings for the \(permission) permission", metadata: ["PERMISSION": "\(permission)"])
+            case .saveData(let bytes):
+                do {
+                    try data.write(bytes)
+                } catch {
+                    logger.error("could not save the app's data; the last saved copy stays", metadata: ["ERROR": "\(error)"])
+                }
             case .discardSavedState(let reason):
                 savedState.remove()
                 logger.event(.savedStateDiscarded, "saved state discarded: \(reason)", ["REASON": reason.rawValue])

@@ -23,6 +23,7 @@ struct AppLauncher<App: HostableApp> {
     ) -> sending (app: App, permissions: [Permission: PermissionState], report: LaunchReport) {
         let permissions = readPermissions()
         let app = makeApp(configuration.buildNumber, permissions)
+        loadData(into: app)
         let kill = lastKill()
         app.lastExit = lastExit(kill)
         forgiveMarkOfKilledRestore(kill)
@@ -63,6 +64,31 @@ struct AppLauncher<App: HostableApp> {
             "LAUNCH_NOTE": report.note ?? "",
         ])
         return (app, permissions, report)
+    }
+
+    /// Hands the app its saved data model; bytes it cannot read are set aside, never deleted.
+    private func loadData(into app: App) {
+        let data = AppData(directory: configuration.stateDirectory)
+        let bytes: [UInt8]
+        do {
+            guard let read = try data.read() else { return }
+            bytes = read
+        } catch {
+            logger.error("could not read the app's data; it starts with its defaults", metadata: ["ERROR": "\(error)"])
+            return
+        }
+        do {
+            try app.loadData(bytes)
+        } catch {
+            logger.error("the app cannot read its saved data (\(bytes.count) bytes); kept aside as \(AppData.unreadableFileName), the app starts with its defaults", metadata: [
+                "ERROR": "\(error)",
+            ])
+            do {
+                try data.setAside(bytes)
+            } catch {
+                logger.error("could not set the unreadable data aside", metadata: ["ERROR": "\(error)"])
+            }
+        }
     }
 
     /// Records this instance's `$INVOCATION_ID` for the next launch's LastKill comparison (after READY=1:

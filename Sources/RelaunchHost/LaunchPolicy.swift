@@ -1,6 +1,6 @@
 public import RelaunchApp
 public import RelaunchBus
-public import RelaunchContract
+internal import RelaunchContract
 
 /// The host's launch decisions about the last instance, pure so they are tested without a
 /// systemd, a bus or a file: the launcher gathers the facts and carries out the answers.
