@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
+        .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -52,6 +53,11 @@ let package = Package(
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
         .target(
+            name: "Colorboard",
+            dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
+            exclude: ["Storyboard/Colorboard.storyboard"]
+        ),
+        .target(
             name: "Systemd",
             dependencies: [
                 "CSystemd", "CSDBus",
@@ -68,6 +74,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
             dependencies: [
@@ -95,6 +102,7 @@ let package = Package(
         .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
+        .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(
             name: "SystemdTests",
