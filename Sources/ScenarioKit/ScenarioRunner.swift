@@ -1,8 +1,7 @@
 import FoundationEssentials
-package import RelaunchBus
-package import RelaunchContract
-import ScenarioKit
-package import Systemd
+import RelaunchBus
+import RelaunchContract
+import Systemd
 
 #if canImport(Glibc)
 import Glibc
