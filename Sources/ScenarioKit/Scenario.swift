@@ -24,6 +24,8 @@ public struct Scenario: Sendable, Equatable {
     public var summary: String
     /// The steps, each with its 1-based line number.
     public var steps: [(line: Int, step: Step)]
+    /// Each step's line as written, by line number, for `--verbose`.
+    public var texts: [Int: String] = [:]
 
     public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
         lhs.name == rhs.name && lhs.summary == rhs.summary
@@ -34,6 +36,7 @@ public struct Scenario: Sendable, Equatable {
     public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var summary: [String] = []
         var steps: [(Int, Step)] = []
+        var texts: [Int: String] = [:]
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
             let trimmed = rawLine.drop { $0 == " " || $0 == "\t" }
@@ -50,6 +53,7 @@ public struct Scenario: Sendable, Equatable {
             guard !words.isEmpty else { continue }
             do {
                 steps.append((line, try StepParser.step(words)))
+                texts[line] = String(trimmed).trimmingSpaces()
             } catch {
                 throw ScenarioError(scenario: name, line: line, message: error.message)
             }
@@ -57,7 +61,9 @@ public struct Scenario: Sendable, Equatable {
         guard !steps.isEmpty else {
             throw ScenarioError(scenario: name, line: 0, message: "the scenario has no steps")
         }
-        return Scenario(name: name, summary: summary.filter { !$0.isEmpty }.joined(separator: " "), steps: steps)
+        var scenario = Scenario(name: name, summary: summary.filter { !$0.isEmpty }.joined(separator: " "), steps: steps)
+        scenario.texts = texts
+        return scenario
     }
 }
 

@@ -60,7 +60,7 @@ package struct ScenarioRunner {
         }
         startUSec = realtimeMicroseconds()
         for (line, step) in scenario.steps {
-            if verbose { print("  \(scenario.name):\(line) \(step)") }
+            if verbose { print("  \(scenario.name):\(line) \(scenario.texts[line] ?? "\(step)")") }
             do {
                 try perform(step)
             } catch {
@@ -120,6 +120,8 @@ package struct ScenarioRunner {
             try AppCLIClient(target).quit(force: force)
         case .waitReady:
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
+        case .screen:
+            print(try AppCLIClient(target).screen())
         case .restartApp:
             try systemd { manager throws(BusError) in try manager.run(.restart, target.unit, timeout: timeout) }
             _ = try AppCLIClient.waitReady(target, timeout: timeout)

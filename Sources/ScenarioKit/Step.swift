@@ -24,6 +24,8 @@ public enum Step: Sendable, Equatable {
     case quit(force: Bool)
     /// Wait until the running instance has finished launching.
     case waitReady
+    /// Print the app's screen, for people watching a scenario (`scripts/demo --app`); checks nothing.
+    case screen
     /// Restart the app's unit (a clean stop, then a start) and wait until it is ready.
     case restartApp
     /// Stop the app's unit.

@@ -2,7 +2,7 @@ import RelaunchContract
 
 /// Turns the words of one line into a step, or says what the line should have been.
 enum StepParser {
-    static let verbs = "policy, set, reset, tap, type, background, foreground, quit, wait-ready, restart-app, "
+    static let verbs = "app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
         + "stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"
 
     static func step(_ words: [String]) throws(LineError) -> Step {
@@ -51,7 +51,7 @@ enum StepParser {
             return .repeat(count, try step(Array(args.dropFirst())))
         default:
             let bare: [String: Step] = [
-                "background": .background, "foreground": .foreground, "wait-ready": .waitReady,
+                "background": .background, "foreground": .foreground, "wait-ready": .waitReady, "screen": .screen,
                 "restart-app": .restartApp, "stop-app": .stopApp, "start-app": .startApp,
                 "kill-app": .killApp, "corrupt-archive": .corruptArchive,
             ]

@@ -18,12 +18,15 @@ struct ScenarioParserTests {
         expect journal app-killed UNIT=checkin-demo.service SIGNAL=KILL
         expect no-journal saved-state-discarded
         repeat 3 kill-app
+        screen
         quit --force
         build default
         """
         let scenario = try Scenario.parse(text, name: "seed")
         #expect(scenario.summary == "The seed: allow the camera from Settings. The modal must come back.")
-        #expect(scenario.steps.map(\.line) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+        #expect(scenario.steps.map(\.line) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
+        #expect(scenario.texts[4] == "set camera denied   # before the app asks")
+        #expect(scenario.texts[6] == #"type note "Window seat, \"quiet\" please""#)
         #expect(scenario.steps.map(\.step) == [
             .policy(.ios),
             .setPermission(.camera, .denied),
@@ -33,6 +36,7 @@ struct ScenarioParserTests {
             .expectJournal(.appKilled, fields: ["UNIT": "checkin-demo.service", "SIGNAL": "KILL"], present: true),
             .expectJournal(.savedStateDiscarded, fields: [:], present: false),
             .repeat(3, .killApp),
+            .screen,
             .quit(force: true),
             .setBuild(nil),
         ])
@@ -42,7 +46,7 @@ struct ScenarioParserTests {
         ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
         ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
         ("policy windows", "s:1: unknown kill policy 'windows'; accepted: ios, android"),
-        ("fly away", "s:1: unknown step 'fly'; accepted: policy, set, reset, tap, type, background, foreground, quit, wait-ready, restart-app, stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"),
+        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"),
         ("type note \"open", "s:1: a double quote is not closed"),
         ("repeat 0 kill-app", "s:1: expected: repeat N STEP... (N from 1 to 1000)"),
         ("expect journal nothing", "s:1: unknown journal event 'nothing'; accepted: app-launched, lifecycle-changed, state-preserved, view-controller-restored, restoration-finished, saved-state-discarded, permission-changed, app-killed, unit-exited, unit-restart-scheduled, unit-started, unit-failed"),
