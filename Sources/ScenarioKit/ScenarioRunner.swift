@@ -21,6 +21,8 @@ package struct ScenarioRunner {
     package static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
     /// Where the `build` step's runtime drop-in for the app's unit goes.
     var buildDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-build.conf" }
+    /// Where the `env` step's runtime drop-in for the app's unit goes.
+    var environmentDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-env.conf" }
 
     /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
     /// host library keeps it.
@@ -40,6 +42,8 @@ package struct ScenarioRunner {
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
+    /// What `env` steps set, by app unit: the drop-in holds them all.
+    private var environment: [String: [String: String]] = [:]
 
     package init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
@@ -48,7 +52,16 @@ package struct ScenarioRunner {
     }
 
     /// Resets the world, then plays every step; throws the first failure.
+    ///
+    /// A scenario whose first step is `app APP` is about APP: the world is reset for it.
     package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
+        if let (line, step) = scenario.steps.first, case .app(let app) = step {
+            do {
+                target = try AppTarget.resolve(app)
+            } catch {
+                throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
+            }
+        }
         do {
             try prepare()
         } catch {
@@ -69,6 +82,7 @@ package struct ScenarioRunner {
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
+        unlink(environmentDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
         unlink(try archivePath())
@@ -153,6 +167,16 @@ package struct ScenarioRunner {
                 unlink(buildDropIn)
             }
             try systemd { manager throws(BusError) in try manager.reload() }
+        case .setEnvironment(let name, let value):
+            var variables = environment[target.unit] ?? [:]
+            variables[name] = value.isEmpty ? nil : value
+            environment[target.unit] = variables
+            if variables.isEmpty {
+                unlink(environmentDropIn)
+            } else {
+                try writeDropIn(environmentDropIn, Self.environmentDropInText(variables))
+            }
+            try systemd { manager throws(BusError) in try manager.reload() }
         case .corruptArchive:
             try corruptArchive()
         case .testHook(let name):
@@ -160,6 +184,15 @@ package struct ScenarioRunner {
         case .repeat(let count, let inner):
             for _ in 0..<count { try perform(inner) }
         }
+    }
+
+    /// A `[Service]` section with one quoted `Environment=` line a variable, sorted by name.
+    package static func environmentDropInText(_ variables: [String: String]) -> String {
+        let lines = variables.sorted { $0.key < $1.key }.map { name, value in
+            let quoted = value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("%", with: "%%")
+            return "Environment=\"\(name)=\(quoted)\"\n"
+        }
+        return "[Service]\n" + lines.joined()
     }
 
     private mutating func rememberBeforeChange() throws(CLIError) {
