@@ -26,12 +26,15 @@ package struct ScenarioRunner {
 
     /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
     /// host library keeps it.
-    func archivePath() throws(CLIError) -> String {
+    func archivePath() throws(CLIError) -> String { try stateDirectory() + "/restoration.archive" }
+
+    /// The unit's (first) StateDirectory=, where the host library keeps the archive and the app's data.
+    func stateDirectory() throws(CLIError) -> String {
         let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
         guard let first = directories.split(separator: " ").first else {
             throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
         }
-        return "/var/lib/\(first)/restoration.archive"
+        return "/var/lib/\(first)"
     }
 
     package let timeout: Duration
@@ -78,14 +81,16 @@ package struct ScenarioRunner {
         }
     }
 
-    /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
+    /// Stops the app, drops its saved state, its data and drop-ins, resets permissions, restarts it fresh.
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
         unlink(environmentDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
-        unlink(try archivePath())
+        // The saved state, and the app's data model (its settings), which a scenario may have changed.
+        let directory = try stateDirectory()
+        for file in ["restoration.archive", "app.data", "app.data.unreadable"] { unlink("\(directory)/\(file)") }
         try systemd { manager throws(BusError) in
             try manager.resetFailed(target.unit)
             try manager.run(.start, target.unit, timeout: timeout)
@@ -241,14 +246,21 @@ package struct ScenarioRunner {
         _ = try AppCLIClient.waitReady(target, timeout: timeout)
     }
 
+    /// Waits up to the timeout for the value: an app learns of a change that did not kill it from
+    /// permissiond's Changed signal, a moment after the change's call returned.
     private func expectState(_ path: String, _ expected: String) throws(CLIError) {
-        let text = try AppCLIClient(target).state()
-        guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-            throw .failed("the app's state is not JSON: \(text.prefix(80))")
-        }
-        guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
-        guard value.scalarText == expected else {
-            throw .failed("state \(path): expected '\(expected)', got '\(value.scalarText)'")
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let text = try AppCLIClient(target).state()
+            guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw .failed("the app's state is not JSON: \(text.prefix(80))")
+            }
+            guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
+            if value.scalarText == expected { return }
+            guard ContinuousClock.now < deadline else {
+                throw .failed("state \(path): expected '\(expected)', got '\(value.scalarText)' after \(timeout)")
+            }
+            pause(milliseconds: 20)
         }
     }
 
