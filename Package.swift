@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
         .executable(name: "countries-demo", targets: ["countries-demo"]),
+        .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -59,6 +60,11 @@ let package = Package(
             resources: [.embedInCode("Resources/countries.csv")]
         ),
         .target(
+            name: "Colorboard",
+            dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
+            exclude: ["Storyboard/Colorboard.storyboard"]
+        ),
+        .target(
             name: "Systemd",
             dependencies: [
                 "CSystemd", "CSDBus",
@@ -76,6 +82,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(name: "countries-demo", dependencies: ["Countries", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
             dependencies: [
@@ -104,6 +111,7 @@ let package = Package(
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(
             name: "SystemdTests",

@@ -1,11 +1,10 @@
-internal import FoundationEssentials
 public import RestorationKit
 
-/// What every hosted app does the same way around its `Application`: launch from the newest valid
-/// saved state (or fresh) with the restoring mark, preserve into archive bytes, and the force quit's
-/// discard. An app keeps one and forwards `HostableApp`'s `launch`, `preserve` and `forceQuit` to it.
+/// What every hosted app does alike around its `Application`: the launch (plan, restoring mark,
+/// restore or not, the report), preservation into archive bytes with growing generations, and the
+/// effects of a quit. An app keeps one and answers `HostableApp`'s launch members from it.
 ///
-/// Not thread-safe, like `Application`: use it from one task or actor.
+/// Not thread-safe, like the application it drives: use it from one task or actor.
 public final class RestorationSession {
     /// The application it launches and preserves.
     public let application: Application
@@ -22,7 +21,7 @@ public final class RestorationSession {
     /// A session for `application`, not launched yet.
     ///
     /// - Parameters:
-    ///   - application: The app's application (delegate and registry set).
+    ///   - application: The app's application (its delegate and registry set).
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
@@ -136,23 +135,24 @@ public final class RestorationSession {
             warning: limits.soft < bytes.count ? "restoration archive is \(bytes.count) bytes, over the soft limit of \(limits.soft)" : nil)
     }
 
-    /// Sends the application to the background, where the host preserves its state. Nothing happens
-    /// (no effects) unless it is active.
+    /// Sends the application to the background: the host logs it and preserves (`preserve()`).
+    /// - Returns: Those effects, or none when the application is not active.
     public func enterBackground() -> [AppEffect] {
         guard application.state == .active else { return [] }
         application.enterBackground()
         return [.lifecycleChanged(.background), .preserveState]
     }
 
-    /// Brings the application back to the front. Nothing happens (no effects) unless it is in the background.
-    public func enterForeground() -> [AppEffect] {
-        guard application.state == .background else { return [] }
+    /// Brings the application back from the background.
+    /// - Returns: The effect to log it, or nil when it was not in the background (nothing happened).
+    public func enterForeground() -> [AppEffect]? {
+        guard application.state == .background else { return nil }
         application.enterForeground()
         return [.lifecycleChanged(.active)]
     }
 
     /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
-    public static func forceQuit() -> [AppEffect] {
+    public static func forceQuitEffects() -> [AppEffect] {
         let discards: [AppEffect] = LaunchPlanner.forceQuit().compactMap { action in
             if case .discardSavedState(let reason) = action { return .discardSavedState(reason) }
             return nil
@@ -164,6 +164,19 @@ public final class RestorationSession {
     public var presentedPath: String? {
         guard let top = application.window.topViewController, top.presentingViewController != nil else { return nil }
         return top.restorationPath?.joined(separator: "/")
+    }
+
+    /// Every restoration path in the window's hierarchy, parents first, joined with `/`.
+    public var paths: [String] { application.window.restorationPaths.map { $0.joined(separator: "/") } }
+
+    /// How each path was restored at the last launch (the state JSON's `restoredVia`).
+    public var restoredVia: [String: String] {
+        Dictionary((launchReport?.restored ?? []).map { ($0.path, $0.via.rawValue) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The last launch's outcome and discard reason, `fresh` before any (the state JSON's `launch`).
+    public var launchOutcome: (outcome: String, reason: String?) {
+        launchReport.map { ($0.outcome.rawValue, $0.discardReason?.rawValue) } ?? ("fresh", nil)
     }
 
     /// Runs the mark actions against `mark`; the others are left in `pending` for the caller.
@@ -182,17 +195,4 @@ public final class RestorationSession {
             }
         }
     }
-}
-
-/// The system's wall clock.
-public enum WallClock {
-    /// Now, in microseconds since the Unix epoch.
-    @Sendable public static func microseconds() -> UInt64 {
-        UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
-    }
-
-    private static let origin = ContinuousClock.now
-
-    /// The time since the first use, on the continuous (monotonic) clock.
-    @Sendable public static func uptime() -> Duration { ContinuousClock.now - origin }
 }

@@ -1,8 +1,7 @@
 import FoundationEssentials
-package import RelaunchBus
-package import RelaunchContract
-import ScenarioKit
-package import Systemd
+import RelaunchBus
+import RelaunchContract
+import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +27,7 @@ package struct ScenarioRunner {
     /// host library keeps it.
     func archivePath() throws(CLIError) -> String { try stateDirectory() + "/restoration.archive" }
 
-    /// The unit's (first) StateDirectory=, where the host library keeps the archive and the app's data.
+    /// The unit's (first) StateDirectory=, where the host library keeps the archive and `app.data`.
     func stateDirectory() throws(CLIError) -> String {
         let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
         guard let first = directories.split(separator: " ").first else {
@@ -54,18 +53,11 @@ package struct ScenarioRunner {
         self.target = target
     }
 
-    /// Resets the world, then plays every step; throws the first failure.
-    ///
-    /// A scenario whose first step is `app APP` is about APP: the world is reset for it.
+    /// Resets the world (the app a first `app APP` step names, else the default one), then plays
+    /// every step; throws the first failure.
     package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
-        if let (line, step) = scenario.steps.first, case .app(let app) = step {
-            do {
-                target = try AppTarget.resolve(app)
-            } catch {
-                throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
-            }
-        }
         do {
+            if case .app(let app)? = scenario.steps.first?.1 { target = try AppTarget.resolve(app) }
             try prepare()
         } catch {
             throw ScenarioFailure(scenario: scenario.name, line: 0, message: "preparing: \(error.message)")
@@ -81,16 +73,16 @@ package struct ScenarioRunner {
         }
     }
 
-    /// Stops the app, drops its saved state, its data and drop-ins, resets permissions, restarts it fresh.
+    /// Stops the app, drops its saved state, its data model (`app.data`, beside the archive) and
+    /// drop-ins, resets permissions, restarts it fresh: what one scenario made never reaches the next.
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
         unlink(environmentDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
-        // The saved state, and the app's data model (its settings), which a scenario may have changed.
         let directory = try stateDirectory()
-        for file in ["restoration.archive", "app.data", "app.data.unreadable"] { unlink("\(directory)/\(file)") }
+        for name in ["restoration.archive", "app.data", "app.data.unreadable"] { unlink("\(directory)/\(name)") }
         try systemd { manager throws(BusError) in
             try manager.resetFailed(target.unit)
             try manager.run(.start, target.unit, timeout: timeout)

@@ -1,4 +1,4 @@
-package import Systemd
+import Systemd
 
 #if canImport(Glibc)
 import Glibc

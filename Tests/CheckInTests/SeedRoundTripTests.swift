@@ -117,7 +117,8 @@ struct SeedRoundTripTests {
         let app = launchedApp()
         let fresh = app.stateJSON()
         for fragment in [#""launch":{"outcome":"fresh","reason":null}"#, #""presented":null"#, #""modal":null"#,
-                         #""lifecycle":"active""#, #""restoredVia":{}"#, #""lastExit":null"#] {
+                         #""lifecycle":"active""#, #""restoredVia":{}"#, #""lastExit":null"#,
+                         #""permissions":{"camera":"denied"}"#] {
             #expect(fresh.contains(fragment), "\(fragment) in \(fresh)")
         }
         try app.tap("tab:check-in")

@@ -61,10 +61,10 @@ final class FakeHost {
 /// The state JSON without the keys a relaunch may change: launch, lifecycle, restoredVia, lastExit.
 func comparableJSON(_ state: CountriesState) -> String {
     var state = state
-    state.launch = .init(outcome: "-", reason: nil)
-    state.lifecycle = "-"
-    state.restoredVia = [:]
-    state.lastExit = nil
+    (state.common.launchOutcome, state.common.launchReason) = ("-", nil)
+    state.common.lifecycle = "-"
+    state.common.restoredVia = [:]
+    state.common.lastExit = nil
     return state.json
 }
 

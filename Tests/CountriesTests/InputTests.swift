@@ -57,7 +57,7 @@ struct InputTests {
             let lines = app.screen().split(separator: "\n")
             #expect(lines.first?.hasPrefix("╭") == true && lines.last?.hasPrefix("╰") == true)
             #expect(Set(lines.map(\.count)).count == 1, "after \(step): every line is as wide as the frame")
-            #expect(lines.count == 2 + 1 + 1 + PhoneScreen.bodyHeight + 1 + 1)
+            #expect(lines.count == 2 + 1 + 1 + PhoneFrame.bodyHeight + 1 + 1)
         }
         #expect(app.screen().contains("[■ on ] switch") && app.screen().contains("location denied"))
     }

@@ -33,7 +33,7 @@ struct RandomWalkTests {
             for _ in 0..<2 {
                 app = try host.relaunch()
                 #expect(comparableJSON(app.state()) == expected, "walk \(walkNumber): \(walk.joined(separator: " "))")
-                #expect(app.state().launch.outcome == "restored", "walk \(walkNumber): \(walk.joined(separator: " "))")
+                #expect(app.state().common.launchOutcome == "restored", "walk \(walkNumber): \(walk.joined(separator: " "))")
                 try host.background(app)
                 #expect(app.screen() == expectedScreen, "walk \(walkNumber): the screen differs after \(walk.joined(separator: " "))")
             }

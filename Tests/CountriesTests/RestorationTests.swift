@@ -19,16 +19,16 @@ struct RestorationTests {
         let after = try host.relaunch()
         let state = after.state()
 
-        #expect(state.launch.outcome == "restored")
+        #expect(state.common.launchOutcome == "restored")
         #expect(comparableJSON(state) == comparableJSON(before.state()))
         #expect(state.selectedCapital == "Brussels" && state.selectedCountry == "Belgium")
         #expect(state.countryDetail == "Brussels")
         #expect(state.firstVisibleCapital == Country.catalog[20].capital && state.scrollOffset == 20 * 44)
-        #expect(state.paths == [
+        #expect(state.common.paths == [
             CountriesPath.tabs, CountriesPath.countriesNavigation, CountriesPath.table, CountriesPath.country,
             CountriesPath.settingsNavigation, CountriesPath.settings,
         ])
-        #expect(state.restoredVia == [
+        #expect(state.common.restoredVia == [
             CountriesPath.tabs: "existing", CountriesPath.countriesNavigation: "existing", CountriesPath.table: "existing",
             CountriesPath.country: "restorationClass", CountriesPath.settingsNavigation: "existing",
             CountriesPath.settings: "existing",
@@ -48,7 +48,7 @@ struct RestorationTests {
         let state = try host.relaunch().state()
         #expect(state.selectedTab == "settings")
         #expect(state.countryDetail == nil && state.selectedCapital == "Canberra")
-        #expect(!state.paths.contains(CountriesPath.country))
+        #expect(!state.common.paths.contains(CountriesPath.country))
         #expect(comparableJSON(state) == comparableJSON(before.state()))
     }
 
@@ -71,7 +71,7 @@ struct RestorationTests {
         try host.perform(again.forceQuit(), of: again)
         #expect(host.terminated && host.archive == nil)
         let fresh = try host.relaunch()
-        #expect(fresh.state().launch.outcome == "fresh")
+        #expect(fresh.state().common.launchOutcome == "fresh")
         #expect(fresh.state().selectedTab == "countries", "the UI state is lost")
         #expect(fresh.state().amazing == false, "the switch is not")
         #expect(fresh.settings?.amazingSwitch.isOn == false)
@@ -86,12 +86,12 @@ struct RestorationTests {
         try host.background(before)
         let after = try host.relaunch(countries: Country.excluding("Australia", from: Country.catalog))
         let state = after.state()
-        #expect(state.launch.outcome == "restored")
+        #expect(state.common.launchOutcome == "restored")
         #expect(state.countryCount == Country.catalog.count - 1)
         #expect(state.selectedCapital == nil)
         #expect(state.countryDetail == nil)
-        #expect(!state.paths.contains(CountriesPath.country))
-        #expect(state.restoredVia[CountriesPath.country] == nil)
+        #expect(!state.common.paths.contains(CountriesPath.country))
+        #expect(state.common.restoredVia[CountriesPath.country] == nil)
         #expect(after.launchReport?.warnings.contains { $0.contains("CountryViewController was not restored") } == true)
     }
 
@@ -123,8 +123,8 @@ struct RestorationTests {
         let before = app.state()
         app.setPermission(.location, to: .allowed)
         let after = app.state()
-        #expect(after.permissions == ["location": "allowed"] && before.permissions == ["location": "not-determined"])
-        #expect(after.paths == before.paths && after.selectedTab == before.selectedTab && after.lifecycle == "active")
+        #expect(after.common.permissions == [.location: .allowed] && before.common.permissions == [.location: .notDetermined])
+        #expect(after.common.paths == before.common.paths && after.selectedTab == before.selectedTab && after.common.lifecycle == "active")
         #expect(app.screen().contains("location allowed"))
         app.setPermission(.camera, to: .denied)
         #expect(app.state() == after, "permissions the app does not use change nothing")
@@ -141,7 +141,7 @@ struct RestorationTests {
         bytes[bytes.count / 2] ^= 0x5a
         host.archive = bytes
         let after = try host.relaunch()
-        #expect(after.state().launch == .init(outcome: "discarded", reason: "corrupt"))
+        #expect(after.state().common.launchOutcome == "discarded" && after.state().common.launchReason == "corrupt")
         #expect(after.state().selectedTab == "countries" && after.state().amazing == false)
     }
 
@@ -152,6 +152,6 @@ struct RestorationTests {
         try host.tap(before, "tab:settings")
         try host.background(before)
         let after = try host.relaunch(build: "2")
-        #expect(after.state().launch == .init(outcome: "discarded", reason: "build-mismatch"))
+        #expect(after.state().common.launchOutcome == "discarded" && after.state().common.launchReason == "build-mismatch")
     }
 }

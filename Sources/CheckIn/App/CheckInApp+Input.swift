@@ -70,8 +70,8 @@ extension CheckInApp {
     /// Brings the app back; a modal at `denied` moves on to `scan` if the camera is now allowed.
     @discardableResult
     public func foreground() -> [AppEffect] {
-        let effects = session.enterForeground()
-        if !effects.isEmpty { modal?.form.resume(camera: camera) }
+        guard let effects = session.enterForeground() else { return [] }
+        modal?.form.resume(camera: camera)
         return effects
     }
 

@@ -23,10 +23,12 @@ extension CheckInApp {
     ///
     /// - Returns: The bytes, their generation (each call's is larger) and how long it took.
     /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
-    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
+    public func preserve() throws(PreservationError) -> Preservation {
+        try session.preserve()
+    }
 
     /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuit() }
+    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// A normal quit: the app goes to the background (preserving its state) and the process exits.
     public func quit() -> [AppEffect] { background() + [.terminate] }

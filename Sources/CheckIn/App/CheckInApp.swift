@@ -20,7 +20,7 @@ public final class CheckInApp {
 
     let application: Application
     let delegate: CheckInAppDelegate
-    /// Launching, preserving and the force quit, as every hosted app does them.
+    /// Launch, preservation and quits, as every hosted app does them.
     let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.

@@ -65,7 +65,7 @@ public struct CheckInState: Equatable, Sendable, Encodable {
 
     private enum Key: String, CodingKey {
         case launch, lifecycle, selectedTab, paths, presented, restoredVia, modal, buildNumber, camera, overlay
-        case modalPresentationStyle, transitioningDelegate, selectedVenue, venueDetail, lastExit
+        case modalPresentationStyle, transitioningDelegate, selectedVenue, venueDetail, lastExit, permissions
         case outcome, reason, permission, old, new
     }
 
@@ -83,6 +83,8 @@ public struct CheckInState: Equatable, Sendable, Encodable {
         try container.encode(modal, forKey: .modal)
         try container.encode(buildNumber, forKey: .buildNumber)
         try container.encode(camera, forKey: .camera)
+        // The contract's common key: every permission the app uses, as it last learned it.
+        try container.encode(["camera": camera], forKey: .permissions)
         try container.encode(overlay, forKey: .overlay)
         try container.encode(modalPresentationStyle, forKey: .modalPresentationStyle)
         try container.encode(transitioningDelegate, forKey: .transitioningDelegate)

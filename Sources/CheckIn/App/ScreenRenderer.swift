@@ -1,6 +1,6 @@
+internal import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
-internal import RelaunchApp
 
 /// Draws the screen as text: a phone-shaped frame with a status line, the selected tab's content
 /// and the tab bar; the check-in modal as a card over its presenter, which its overlay dims with `░`.
@@ -19,19 +19,13 @@ struct ScreenRenderer {
         var overlay: Bool
     }
 
-    static let width = PhoneScreen.width
-
     let model: Model
 
     func draw() -> String {
-        PhoneScreen.draw(
-            status: status(), body: body(), tabBar: tabBar(), card: model.modal.map(modalCard), dimsBehindCard: model.overlay)
-    }
-
-    private func status() -> String {
-        let left = " 9:41  build \(model.buildNumber)"
-        let right = "camera \(model.camera) · \(model.lifecycle) "
-        return PhoneScreen.statusLine(left: left, right: right)
+        PhoneFrame(
+            statusLeft: " 9:41  build \(model.buildNumber)", statusRight: "camera \(model.camera) · \(model.lifecycle) ",
+            body: body(), bar: tabBar(), card: model.modal.map(modalCard), dimsBehindCard: model.overlay
+        ).draw()
     }
 
     private func body() -> [String] {
@@ -46,9 +40,7 @@ struct ScreenRenderer {
             let visible = model.venues.enumerated().dropFirst(model.firstVisibleRow)
             return [" Venues", ""] + visible.map { row, venue in
                 let marker = row == model.selectedRow ? " ▸ " : "   "
-                let name = marker + venue.name
-                let target = "venue:\(venue.id) "
-                return PhoneScreen.spread(name, target)
+                return PhoneFrame.row(marker + venue.name, "venue:\(venue.id) ")
             }
         }
     }
@@ -60,20 +52,18 @@ struct ScreenRenderer {
     }
 
     private func modalCard(_ form: CheckInForm) -> [String] {
-        let inner = Self.width - 4
         let step: [String] = switch form.step {
         case .details: ["Scan the venue's code to finish.", "[scan]                         [done]"]
         case .scan: ["▣ Camera on: point it at the code.", "                               [done]"]
         case .denied: ["Camera access is denied.", "[open-settings]                [done]"]
         }
         let label = "            "
-        let note = PhoneScreen.wrapped(form.note.isEmpty ? "—" : form.note, width: inner - 2 - label.count, lines: 3)
+        let note = PhoneFrame.wrapped(form.note.isEmpty ? "—" : form.note, width: PhoneFrame.cardTextWidth - label.count, lines: 3)
         let lines = [
             "Check In", "venue       \(form.venue.isEmpty ? "—" : form.venue)", "party-size  \(form.partySize)",
             "note        \(note[0])",
         ] + note.dropFirst().map { label + $0 } + ["", "step: \(form.step.rawValue)"] + step
-        let border = String(repeating: "─", count: inner)
-        return [" ┌\(border)┐ "] + lines.map { " │ \(PhoneScreen.pad($0, to: inner - 2)) │ " } + [" └\(border)┘ "]
+        return PhoneFrame.card(lines)
     }
 }
 

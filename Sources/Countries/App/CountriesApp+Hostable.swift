@@ -34,7 +34,7 @@ extension CountriesApp: HostableApp {
     public func quit() -> [AppEffect] { background() + [.terminate] }
 
     /// The user's force quit: saved state is discarded (`force-quit`), the defaults stay, the process exits.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuit() }
+    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// A one-line description of the screen, e.g. `Showing Canberra`.
     public func statusLine() -> String {

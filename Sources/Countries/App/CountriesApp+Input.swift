@@ -56,7 +56,7 @@ extension CountriesApp {
 
     /// Brings the app back.
     @discardableResult
-    public func foreground() -> [AppEffect] { session.enterForeground() }
+    public func foreground() -> [AppEffect] { session.enterForeground() ?? [] }
 
     /// What can be tapped now: the tabs, then the selected tab's screen.
     func onScreenElements() -> [Element] {

@@ -24,9 +24,9 @@ struct CountriesScreen {
     let model: Model
 
     func draw() -> String {
-        PhoneScreen.draw(
-            status: PhoneScreen.statusLine(left: " 9:41", right: "location \(model.location) · \(model.lifecycle) "),
-            body: body(), tabBar: tabBar())
+        PhoneFrame(
+            statusLeft: " 9:41", statusRight: "location \(model.location) · \(model.lifecycle) ", body: body(), bar: tabBar()
+        ).draw()
     }
 
     private func body() -> [String] {
@@ -39,8 +39,8 @@ struct CountriesScreen {
         case .settings:
             return [
                 " Settings", "",
-                PhoneScreen.spread(" Amazing", (model.amazing ? "[■ on ]" : "[ off□]") + " switch "), "",
-                PhoneScreen.spread(" Location", model.location + " "),
+                PhoneFrame.row(" Amazing", (model.amazing ? "[■ on ]" : "[ off□]") + " switch "), "",
+                PhoneFrame.row(" Location", model.location + " "),
                 "   tap open-settings to change it", "",
                 " Build \(model.buildNumber)",
             ]
@@ -49,14 +49,14 @@ struct CountriesScreen {
 
     private func table() -> [String] {
         let first = model.visible.isEmpty ? 0 : model.firstVisibleRow + 1
-        let header = PhoneScreen.spread(
+        let header = PhoneFrame.row(
             " Countries", "\(first)–\(model.firstVisibleRow + model.visible.count) of \(model.countryCount) ")
         let rows = model.visible.map { country in
             let marker = country.capital == model.selectedCapital ? " ▸ " : "   "
             let capital = country.capital + " "
-            let room = PhoneScreen.width - marker.count - capital.count - 1
+            let room = PhoneFrame.width - marker.count - capital.count - 1
             let name = country.name.count > room ? String(country.name.prefix(max(1, room - 1))) + "…" : country.name
-            return PhoneScreen.spread(marker + name, capital)
+            return PhoneFrame.row(marker + name, capital)
         }
         let hints = [model.canScrollUp ? "↑ scroll-up" : nil, model.canScrollDown ? "↓ scroll-down" : nil].compactMap { $0 }
         let footer = hints.isEmpty ? "" : " " + hints.joined(separator: "   ")
