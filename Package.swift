@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
+        .executable(name: "countries-demo", targets: ["countries-demo"]),
         .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
@@ -53,6 +54,12 @@ let package = Package(
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
         .target(
+            name: "Countries",
+            dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
+            // The data file, compiled in: an installed binary needs no file beside it.
+            resources: [.embedInCode("Resources/countries.csv")]
+        ),
+        .target(
             name: "Colorboard",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
             exclude: ["Storyboard/Colorboard.storyboard"]
@@ -74,6 +81,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "countries-demo", dependencies: ["Countries", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
@@ -102,6 +110,7 @@ let package = Package(
         .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
+        .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(

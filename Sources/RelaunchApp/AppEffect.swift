@@ -19,8 +19,9 @@ public enum AppEffect: Equatable, Sendable {
     case terminate
 }
 
-/// How the last instance ended, when it was killed for a permission change (shown in the state JSON).
-public struct LastExit: Equatable, Sendable {
+/// How the last instance ended, when it was killed for a permission change (shown in the state JSON
+/// as `{"permission", "old", "new"}`).
+public struct LastExit: Equatable, Sendable, Encodable {
     /// The permission whose change killed it.
     public var permission: Permission
     /// The state before the change.

@@ -1,4 +1,5 @@
 public import RelaunchContract
+internal import FoundationEssentials
 internal import RestorationKit
 
 /// The keys every app's state JSON has (CONTRACT.md): `launch`, `lifecycle`, `paths`, `presented`,
@@ -70,4 +71,14 @@ public struct StateKey: CodingKey, ExpressibleByStringLiteral, Sendable {
     public init?(intValue: Int) { nil }
     /// The key `value`.
     public init(stringLiteral value: String) { stringValue = value }
+}
+
+extension CommonAppState {
+    /// `state` as one line of JSON with sorted keys and unescaped slashes, as `State()` returns it;
+    /// `{}` if it cannot be encoded (a state of strings, numbers, booleans and nulls always can).
+    public static func json(_ state: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
 }

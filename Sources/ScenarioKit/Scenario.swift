@@ -14,7 +14,7 @@ import RelaunchContract
 /// expect state KEY.PATH VALUE     (VALUE `null` for null; strings unquoted or "quoted")
 /// expect journal EVENT [FIELD=VALUE ...]     expect no-journal EVENT [FIELD=VALUE ...]
 /// expect unit PROPERTY VALUE      (as `systemctl show -p PROPERTY` prints it)
-/// build NUMBER | build default    corrupt-archive    hook NAME
+/// build NUMBER | build default    env NAME=VALUE    corrupt-archive    hook NAME
 /// repeat N STEP...                (the rest of the line, N times)
 /// ```
 public struct Scenario: Sendable, Equatable {

@@ -20,6 +20,8 @@ package struct ScenarioRunner {
     package static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
     /// Where the `build` step's runtime drop-in for the app's unit goes.
     var buildDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-build.conf" }
+    /// Where the `env` step's runtime drop-in for the app's unit goes.
+    var environmentDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-env.conf" }
 
     /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
     /// host library keeps it.
@@ -42,6 +44,8 @@ package struct ScenarioRunner {
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
+    /// What `env` steps set, by app unit: the drop-in holds them all.
+    private var environment: [String: [String: String]] = [:]
 
     package init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
@@ -74,6 +78,7 @@ package struct ScenarioRunner {
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
+        unlink(environmentDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
         let directory = try stateDirectory()
@@ -161,6 +166,16 @@ package struct ScenarioRunner {
                 unlink(buildDropIn)
             }
             try systemd { manager throws(BusError) in try manager.reload() }
+        case .setEnvironment(let name, let value):
+            var variables = environment[target.unit] ?? [:]
+            variables[name] = value.isEmpty ? nil : value
+            environment[target.unit] = variables
+            if variables.isEmpty {
+                unlink(environmentDropIn)
+            } else {
+                try writeDropIn(environmentDropIn, Self.environmentDropInText(variables))
+            }
+            try systemd { manager throws(BusError) in try manager.reload() }
         case .corruptArchive:
             try corruptArchive()
         case .testHook(let name):
@@ -168,6 +183,15 @@ package struct ScenarioRunner {
         case .repeat(let count, let inner):
             for _ in 0..<count { try perform(inner) }
         }
+    }
+
+    /// A `[Service]` section with one quoted `Environment=` line a variable, sorted by name.
+    package static func environmentDropInText(_ variables: [String: String]) -> String {
+        let lines = variables.sorted { $0.key < $1.key }.map { name, value in
+            let quoted = value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("%", with: "%%")
+            return "Environment=\"\(name)=\(quoted)\"\n"
+        }
+        return "[Service]\n" + lines.joined()
     }
 
     private mutating func rememberBeforeChange() throws(CLIError) {
@@ -216,14 +240,21 @@ package struct ScenarioRunner {
         _ = try AppCLIClient.waitReady(target, timeout: timeout)
     }
 
+    /// Waits up to the timeout for the value: an app learns of a change that did not kill it from
+    /// permissiond's Changed signal, a moment after the change's call returned.
     private func expectState(_ path: String, _ expected: String) throws(CLIError) {
-        let text = try AppCLIClient(target).state()
-        guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-            throw .failed("the app's state is not JSON: \(text.prefix(80))")
-        }
-        guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
-        guard value.scalarText == expected else {
-            throw .failed("state \(path): expected '\(expected)', got '\(value.scalarText)'")
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let text = try AppCLIClient(target).state()
+            guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                throw .failed("the app's state is not JSON: \(text.prefix(80))")
+            }
+            guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
+            if value.scalarText == expected { return }
+            guard ContinuousClock.now < deadline else {
+                throw .failed("state \(path): expected '\(expected)', got '\(value.scalarText)' after \(timeout)")
+            }
+            pause(milliseconds: 20)
         }
     }
 

@@ -48,6 +48,8 @@ public enum Step: Sendable, Equatable {
     case expectUnit(property: String, value: String)
     /// Run the app as another build from now on (nil: its own build again).
     case setBuild(String?)
+    /// Set an environment variable of the app's unit from its next start (an empty value unsets it).
+    case setEnvironment(name: String, value: String)
     /// Damage the saved archive on disk (the app must be stopped, so no copy lives in the fd store).
     case corruptArchive
     /// Arm a test-only hook in the running app (`hang`, `crash-next-restore`).

@@ -3,7 +3,7 @@ import RelaunchContract
 /// Turns the words of one line into a step, or says what the line should have been.
 enum StepParser {
     static let verbs = "app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
-        + "stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"
+        + "stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat"
 
     static func step(_ words: [String]) throws(LineError) -> Step {
         let verb = words[0]
@@ -39,6 +39,9 @@ enum StepParser {
         case "build":
             try arity(args, 1, "build NUMBER|default")
             return .setBuild(args[0] == "default" ? nil : args[0])
+        case "env":
+            try arity(args, 1, "env NAME=VALUE")
+            return try environment(args[0])
         case "hook":
             try arity(args, 1, "hook NAME")
             return .testHook(args[0])
@@ -94,6 +97,21 @@ enum StepParser {
         default:
             throw usage(forms)
         }
+    }
+
+    /// `NAME=VALUE`: NAME of letters, digits and `_`, not starting with a digit (as systemd takes it);
+    /// VALUE without a line break (it goes on one line of a drop-in).
+    private static func environment(_ word: String) throws(LineError) -> Step {
+        guard let equals = word.firstIndex(of: "=") else { throw usage("env NAME=VALUE") }
+        let name = String(word[..<equals])
+        let value = String(word[word.index(after: equals)...])
+        guard let first = name.first, !first.isNumber,
+              name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        else {
+            throw LineError(message: "'\(name.prefix(64))' is not a variable name; use letters, digits and _, not starting with a digit")
+        }
+        guard !value.contains(where: \.isNewline) else { throw LineError(message: "the value of \(name) must be one line") }
+        return .setEnvironment(name: name, value: value)
     }
 
     private static func permission(_ name: String) throws(LineError) -> Permission {

@@ -46,7 +46,12 @@ struct ScenarioParserTests {
         ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
         ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
         ("policy windows", "s:1: unknown kill policy 'windows'; accepted: ios, android"),
-        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, corrupt-archive, hook, repeat"),
+        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat"),
+        ("env COUNTRIES", "s:1: expected: env NAME=VALUE"),
+        ("env A=1 B=2", "s:1: expected: env NAME=VALUE"),
+        ("env 1X=a", "s:1: '1X' is not a variable name; use letters, digits and _, not starting with a digit"),
+        ("env =a", "s:1: '' is not a variable name; use letters, digits and _, not starting with a digit"),
+        ("env A-B=a", "s:1: 'A-B' is not a variable name; use letters, digits and _, not starting with a digit"),
         ("type note \"open", "s:1: a double quote is not closed"),
         ("repeat 0 kill-app", "s:1: expected: repeat N STEP... (N from 1 to 1000)"),
         ("expect journal nothing", "s:1: unknown journal event 'nothing'; accepted: app-launched, lifecycle-changed, state-preserved, view-controller-restored, restoration-finished, saved-state-discarded, permission-changed, app-killed, unit-exited, unit-restart-scheduled, unit-started, unit-failed"),
@@ -61,6 +66,31 @@ struct ScenarioParserTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    @Test("env sets a variable of the app's unit; an empty value unsets it; quotes group a value with blanks")
+    func environment() throws {
+        let scenario = try Scenario.parse("""
+            app countries-demo
+            env COUNTRIES_DEMO_EXCLUDE="Australia,New Zealand"
+            env COUNTRIES_DEMO_EXCLUDE=
+            """, name: "env")
+        #expect(scenario.steps.map(\.step) == [
+            .app("countries-demo"),
+            .setEnvironment(name: "COUNTRIES_DEMO_EXCLUDE", value: "Australia,New Zealand"),
+            .setEnvironment(name: "COUNTRIES_DEMO_EXCLUDE", value: ""),
+        ])
+    }
+
+    @Test("the env drop-in quotes each value for systemd: backslashes, quotes and % escaped")
+    func environmentDropIn() {
+        let text = ScenarioRunner.environmentDropInText(["B": #"a "b" \ 100%"#, "A": "New Zealand"])
+        #expect(text == #"""
+            [Service]
+            Environment="A=New Zealand"
+            Environment="B=a \"b\" \\ 100%%"
+
+            """#)
     }
 
     @Test("Every journal event maps to a distinct 32-hex MESSAGE_ID")
