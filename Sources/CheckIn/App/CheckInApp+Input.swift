@@ -65,17 +65,12 @@ extension CheckInApp {
 
     /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
     @discardableResult
-    public func background() -> [AppEffect] {
-        guard lifecycle == .active else { return [] }
-        application.enterBackground()
-        return [.lifecycleChanged(.background), .preserveState]
-    }
+    public func background() -> [AppEffect] { session.background() }
 
     /// Brings the app back; a modal at `denied` moves on to `scan` if the camera is now allowed.
     @discardableResult
     public func foreground() -> [AppEffect] {
-        guard lifecycle == .background else { return [] }
-        application.enterForeground()
+        guard session.foreground() else { return [] }
         modal?.form.resume(camera: camera)
         return [.lifecycleChanged(.active)]
     }

@@ -1,5 +1,4 @@
 public import RelaunchApp
-internal import FoundationEssentials
 public import RelaunchContract
 public import RestorationKit
 
@@ -17,15 +16,11 @@ public final class CheckInApp {
     /// How the last instance ended, when it was killed for a permission change.
     public var lastExit: LastExit?
     /// The last launch's report, nil before `launch`.
-    public internal(set) var launchReport: LaunchReport?
+    public var launchReport: LaunchReport? { session.launchReport }
 
-    let application: Application
+    let session: AppSession
     let delegate: CheckInAppDelegate
-    let limits: ArchiveLimits
-    let uptime: @Sendable () -> Duration
-    let wallClock: @Sendable () -> UInt64
-    var planner: LaunchPlanner
-    var nextGeneration: UInt64 = 1
+    var application: Application { session.application }
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -43,19 +38,14 @@ public final class CheckInApp {
     ) {
         self.buildNumber = buildNumber
         self.camera = camera
-        self.limits = limits
-        self.wallClock = wallClock
-        self.uptime = uptime
         delegate = CheckInAppDelegate(buildNumber: buildNumber, venues: venues)
-        var registry = RestorationRegistry()
-        for restorationClass: any ViewControllerRestoration.Type in [
-            TabViewController.self, CheckInViewController.self, CheckInModalViewController.self,
-            VenueDetailViewController.self,
-        ] {
-            registry.register(restorationClass)
-        }
-        application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
-        planner = LaunchPlanner(limits: limits)
+        session = AppSession(
+            buildNumber: buildNumber, delegate: delegate,
+            restorationClasses: [
+                TabViewController.self, CheckInViewController.self, CheckInModalViewController.self,
+                VenueDetailViewController.self,
+            ],
+            limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
     /// Where the app is in its life.
@@ -81,17 +71,4 @@ public final class CheckInApp {
     var selectedTab: Tab {
         tabs?.selectedViewController is CheckInViewController ? .checkIn : .venues
     }
-}
-
-/// The system's wall clock.
-public enum WallClock {
-    /// Now, in microseconds since the Unix epoch.
-    @Sendable public static func microseconds() -> UInt64 {
-        UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
-    }
-
-    private static let origin = ContinuousClock.now
-
-    /// The time since the first use, on the continuous (monotonic) clock.
-    @Sendable public static func uptime() -> Duration { ContinuousClock.now - origin }
 }

@@ -1,0 +1,206 @@
+public import RestorationKit
+
+/// What every Relaunch app does the same way around its own controllers: the `Application`, the
+/// launch planner and restoring mark, preservation into archive bytes, and the quits.
+///
+/// An app owns one session and adds its hierarchy, input and drawing. Not thread-safe: use it from
+/// one task or actor, as the application it holds.
+public final class AppSession {
+    /// The application (window, delegate, registry).
+    public let application: Application
+    /// The archive size limits.
+    public let limits: ArchiveLimits
+    /// The last launch's report, nil before `launch`.
+    public internal(set) var launchReport: LaunchReport?
+
+    private let uptime: @Sendable () -> Duration
+    private let wallClock: @Sendable () -> UInt64
+    private var planner: LaunchPlanner
+    private var nextGeneration: UInt64 = 1
+
+    /// A session for `buildNumber`, not launched yet.
+    ///
+    /// - Parameters:
+    ///   - buildNumber: The running build (saved in every archive, compared at launch).
+    ///   - delegate: The app delegate.
+    ///   - restorationClasses: The restoration classes a new process must find by name.
+    ///   - limits: Archive size limits.
+    ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
+    ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
+    public init(
+        buildNumber: String, delegate: any ApplicationDelegate, restorationClasses: [any ViewControllerRestoration.Type],
+        limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
+        uptime: @escaping @Sendable () -> Duration = WallClock.uptime
+    ) {
+        var registry = RestorationRegistry()
+        for restorationClass in restorationClasses { registry.register(restorationClass) }
+        application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
+        self.limits = limits
+        self.wallClock = wallClock
+        self.uptime = uptime
+        planner = LaunchPlanner(limits: limits)
+    }
+
+    /// Where the app is in its life.
+    public var lifecycle: Application.LifecycleState { application.state }
+
+    /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before,
+    /// cleared after; the app delegate may decline it) or launches fresh, and reports what happened.
+    ///
+    /// An archive that restores no controller into the window is reported as `fresh`, with a note why.
+    ///
+    /// - Parameters:
+    ///   - candidates: Saved state found by the executable: the archive file and the fd store's copy.
+    ///   - restoringMark: The restoring mark (a `RestoringMarkFile`; `MemoryRestoringMark` in tests).
+    /// - Returns: The report; its `actions` hold what the caller must still do (delete discarded copies).
+    @discardableResult
+    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
+        let start = uptime()
+        var warnings: [String] = []
+        var pending: [LaunchAction] = []
+        let markFound: Bool
+        do {
+            markFound = try restoringMark.isSet()
+        } catch {
+            markFound = false
+            warnings.append("could not check the restoring mark: \(error)")
+        }
+        let plan = planner.plan(candidates: candidates, restoringMarkFound: markFound)
+        nextGeneration = plan.nextGeneration
+        warnings += plan.warnings
+        perform(plan.actions, restoringMark, &pending, &warnings)
+
+        var outcome = LaunchReport.Outcome.fresh
+        var reason = plan.discardReason
+        var restored: [LaunchReport.RestoredPath] = []
+        var source: String?
+        var note: String?
+        switch plan.decision {
+        case .fresh, .discard:
+            application.launch(restoringFrom: nil)
+            outcome = reason == nil ? .fresh : .discarded
+        case .restore(let archive, let from):
+            switch application.launch(restoringFrom: archive) {
+            case .restored(let report):
+                if application.isRestoringState {
+                    // Restoration was extended: the mark stays until the last completeStateRestoration().
+                    application.whenStateRestorationCompletes { [self] in
+                        var late: [LaunchAction] = []
+                        var lateWarnings: [String] = []
+                        perform(planner.restorationFinished(), restoringMark, &late, &lateWarnings)
+                        launchReport?.warnings += lateWarnings
+                    }
+                } else {
+                    perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
+                }
+                source = from
+                restored = report.restored.map { .init(path: $0.path.joined(separator: "/"), via: $0.via) }
+                warnings += report.notes
+                warnings += report.skipped.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
+                if restored.isEmpty {
+                    outcome = .fresh
+                    let why = report.skipped.first.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
+                    note = "the saved state from \(from) restored no controller into the window"
+                        + (why.map { " (\($0))" } ?? " (it held none)")
+                } else {
+                    outcome = .restored
+                }
+            case .declined(let declined):
+                perform(planner.restorationDeclined(reason: declined), restoringMark, &pending, &warnings)
+                (outcome, reason) = (.discarded, declined)
+            case .none:
+                perform(planner.restorationFinished(), restoringMark, &pending, &warnings)
+            }
+        }
+
+        let report = LaunchReport(
+            outcome: outcome, discardReason: reason, restored: restored, presentedPath: presentedPath,
+            duration: uptime() - start, source: source, verdicts: plan.verdicts, actions: pending, warnings: warnings,
+            note: note)
+        launchReport = report
+        return report
+    }
+
+    /// Preserves the current state as archive bytes (call it when the app goes to the background).
+    ///
+    /// - Returns: The bytes, their generation (each call's is larger) and how long it took.
+    /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
+    public func preserve() throws(PreservationError) -> Preservation {
+        let start = uptime()
+        guard let archive = try application.preserve(generation: nextGeneration, timestamp: wallClock()) else {
+            throw .declinedByDelegate
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try ArchiveCodec.encode(archive, limits: limits)
+        } catch {
+            throw .archive(error)
+        }
+        nextGeneration += 1
+        return Preservation(
+            bytes: bytes, generation: archive.header.generation, duration: uptime() - start,
+            warning: limits.soft < bytes.count ? "restoration archive is \(bytes.count) bytes, over the soft limit of \(limits.soft)" : nil)
+    }
+
+    /// Sends the app to the background: the host then preserves. Nothing happens if it is not active.
+    public func background() -> [AppEffect] {
+        guard lifecycle == .active else { return [] }
+        application.enterBackground()
+        return [.lifecycleChanged(.background), .preserveState]
+    }
+
+    /// Brings the app back to the foreground; false (nothing done) when it was not in the background.
+    public func foreground() -> Bool {
+        guard lifecycle == .background else { return false }
+        application.enterForeground()
+        return true
+    }
+
+    /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
+    public func forceQuit() -> [AppEffect] {
+        let discards: [AppEffect] = LaunchPlanner.forceQuit().compactMap { action in
+            if case .discardSavedState(let reason) = action { return .discardSavedState(reason) }
+            return nil
+        }
+        return discards + [.terminate]
+    }
+
+    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
+    public func quit() -> [AppEffect] { background() + [.terminate] }
+
+    /// The path of the presented controller on top, joined with `/`.
+    public var presentedPath: String? {
+        guard let top = application.window.topViewController, top.presentingViewController != nil else { return nil }
+        return top.restorationPath?.joined(separator: "/")
+    }
+
+    /// Every restoration path in the window, parents first, joined with `/` (the state JSON's `paths`).
+    public var paths: [String] { application.window.restorationPaths.map { $0.joined(separator: "/") } }
+
+    /// How each path was restored at the last launch (the state JSON's `restoredVia`).
+    public var restoredVia: [String: String] {
+        Dictionary((launchReport?.restored ?? []).map { ($0.path, $0.via.rawValue) }, uniquingKeysWith: { $1 })
+    }
+
+    /// The last launch's outcome and discard reason (the state JSON's `launch`); `fresh` before any.
+    public var launchSummary: (outcome: String, reason: String?) {
+        launchReport.map { ($0.outcome.rawValue, $0.discardReason?.rawValue) } ?? ("fresh", nil)
+    }
+
+    /// Runs the mark actions against `mark`; the others are left in `pending` for the caller.
+    private func perform(
+        _ actions: [LaunchAction], _ mark: any RestoringMarkStore, _ pending: inout [LaunchAction], _ warnings: inout [String]
+    ) {
+        for action in actions {
+            do {
+                switch action {
+                case .setRestoringMark: try mark.set()
+                case .clearRestoringMark: try mark.clear()
+                case .discardSavedState: pending.append(action)
+                }
+            } catch {
+                warnings.append("could not \(action == .setRestoringMark ? "set" : "clear") the restoring mark: \(error)")
+            }
+        }
+    }
+}
