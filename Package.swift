@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
+        .executable(name: "banca-demo", targets: ["banca-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -51,6 +52,7 @@ let package = Package(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
+        .target(name: "Banca", dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]),
         .target(
             name: "Systemd",
             dependencies: [
@@ -68,6 +70,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "banca-demo", dependencies: ["Banca", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
             dependencies: [
@@ -95,6 +98,7 @@ let package = Package(
         .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
+        .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(
             name: "SystemdTests",
