@@ -48,7 +48,16 @@ package struct ScenarioRunner {
     }
 
     /// Resets the world, then plays every step; throws the first failure.
+    ///
+    /// A scenario whose first step is `app APP` is about APP: the world is reset for it.
     package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
+        if let (line, step) = scenario.steps.first, case .app(let app) = step {
+            do {
+                target = try AppTarget.resolve(app)
+            } catch {
+                throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
+            }
+        }
         do {
             try prepare()
         } catch {
