@@ -31,7 +31,7 @@ struct ScreenTests {
     @Test("after a relaunch the screen is the one the user left")
     func restoredScreen() throws {
         let device = Device()
-        for walk in [["about"], ["currencies:to", "scroll-up"], ["scan"]] {
+        for walk in [["about"], ["currencies:to", "scroll-down", "scroll-down"], ["scan"]] {
             let before = try device.launch()
             for element in walk { try device.tap(before, element) }
             let after = try device.backgroundAndRelaunch(before)

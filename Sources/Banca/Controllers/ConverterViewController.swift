@@ -28,7 +28,7 @@ final class ConverterViewController: ViewController {
         present(navigation, animated: true)
     }
 
-    /// Presents the currency list for `side` in `CurrenciesNC`, `selected` selected and in view.
+    /// Presents the currency list for `side` in `CurrenciesNC`, at its top, `selected` selected.
     func presentCurrencies(for side: CurrencyPair.Side, currencies: [Currency], selected: String) {
         let list = CurrenciesViewController(currencies: currencies, side: side)
         list.select(selected)

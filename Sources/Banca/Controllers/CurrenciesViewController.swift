@@ -41,11 +41,9 @@ final class CurrenciesViewController: TableViewController, DataSourceModelAssoci
     /// The row of the currency `code`, if the list has it.
     func row(of code: String) -> Int? { currencies.firstIndex { $0.id == code } }
 
-    /// Selects `code`, scrolling it into view.
+    /// Selects `code` (the list does not scroll: it opens at the top, as a table does).
     func select(_ code: String) {
-        guard let row = row(of: code) else { return }
-        selectedRow = row
-        if row < firstVisibleRow || row >= firstVisibleRow + Self.visibleRows { scroll(toRow: row) }
+        if let row = row(of: code) { selectedRow = row }
     }
 
     /// Scrolls by `rows` (negative: up), within the list.
