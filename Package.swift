@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
         .executable(name: "banca-demo", targets: ["banca-demo"]),
+        .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -54,6 +55,11 @@ let package = Package(
         ),
         .target(name: "Banca", dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]),
         .target(
+            name: "Colorboard",
+            dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
+            exclude: ["Storyboard/Colorboard.storyboard"]
+        ),
+        .target(
             name: "Systemd",
             dependencies: [
                 "CSystemd", "CSDBus",
@@ -71,6 +77,7 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(name: "banca-demo", dependencies: ["Banca", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
             dependencies: [
@@ -99,6 +106,7 @@ let package = Package(
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(
             name: "SystemdTests",

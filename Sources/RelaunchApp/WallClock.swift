@@ -1,7 +1,6 @@
 internal import FoundationEssentials
 
-/// The system's wall clock and a monotonic uptime, the clocks an `AppSession` uses unless a test
-/// injects others.
+/// The system's wall clock.
 public enum WallClock {
     /// Now, in microseconds since the Unix epoch.
     @Sendable public static func microseconds() -> UInt64 {

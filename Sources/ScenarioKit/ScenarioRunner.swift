@@ -24,12 +24,15 @@ package struct ScenarioRunner {
 
     /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
     /// host library keeps it.
-    func archivePath() throws(CLIError) -> String {
+    func archivePath() throws(CLIError) -> String { try stateDirectory() + "/restoration.archive" }
+
+    /// The unit's (first) StateDirectory=, where the host library keeps the archive and `app.data`.
+    func stateDirectory() throws(CLIError) -> String {
         let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
         guard let first = directories.split(separator: " ").first else {
             throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
         }
-        return "/var/lib/\(first)/restoration.archive"
+        return "/var/lib/\(first)"
     }
 
     package let timeout: Duration
@@ -47,18 +50,11 @@ package struct ScenarioRunner {
         self.target = target
     }
 
-    /// Resets the world, then plays every step; throws the first failure.
-    ///
-    /// A scenario whose first step is `app APP` is about APP: the world is reset for it.
+    /// Resets the world (the app a first `app APP` step names, else the default one), then plays
+    /// every step; throws the first failure.
     package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
-        if let (line, step) = scenario.steps.first, case .app(let app) = step {
-            do {
-                target = try AppTarget.resolve(app)
-            } catch {
-                throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
-            }
-        }
         do {
+            if case .app(let app)? = scenario.steps.first?.1 { target = try AppTarget.resolve(app) }
             try prepare()
         } catch {
             throw ScenarioFailure(scenario: scenario.name, line: 0, message: "preparing: \(error.message)")
@@ -74,13 +70,15 @@ package struct ScenarioRunner {
         }
     }
 
-    /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
+    /// Stops the app, drops its saved state, its data model (`app.data`, beside the archive) and
+    /// drop-ins, resets permissions, restarts it fresh: what one scenario made never reaches the next.
     private func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
-        unlink(try archivePath())
+        let directory = try stateDirectory()
+        for name in ["restoration.archive", "app.data", "app.data.unreadable"] { unlink("\(directory)/\(name)") }
         try systemd { manager throws(BusError) in
             try manager.resetFailed(target.unit)
             try manager.run(.start, target.unit, timeout: timeout)

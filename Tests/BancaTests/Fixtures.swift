@@ -62,10 +62,11 @@ func candidate(_ app: BancaApp, source: String = "file") throws -> ArchiveCandid
 /// `state` with what may differ after a relaunch (launch, lifecycle, restoredVia, lastExit) taken from `other`.
 func comparable(_ state: BancaState, like other: BancaState) -> BancaState {
     var state = state
-    state.launch = other.launch
-    state.lifecycle = other.lifecycle
-    state.restoredVia = other.restoredVia
-    state.lastExit = other.lastExit
+    state.common.launchOutcome = other.common.launchOutcome
+    state.common.launchReason = other.common.launchReason
+    state.common.lifecycle = other.common.lifecycle
+    state.common.restoredVia = other.common.restoredVia
+    state.common.lastExit = other.common.lastExit
     return state
 }
 

@@ -88,6 +88,6 @@ struct InputTests {
         app.setPermission(.camera, to: .denied)
         #expect(app.elements().map(\.name) == ["open-settings", "back"])
         try app.tap("back")
-        #expect(app.state().scan == nil && app.state().paths.count == 2)
+        #expect(app.state().scan == nil && app.state().common.paths.count == 2)
     }
 }

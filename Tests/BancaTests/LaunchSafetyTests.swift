@@ -29,7 +29,7 @@ struct LaunchSafetyTests {
         #expect(report.outcome == .discarded && report.discardReason == .corrupt)
         #expect(report.actions == [.discardSavedState(.corrupt)])
         let state = app.state()
-        #expect(state.presented == nil && state.amount == "" && state.currencyList == nil)
+        #expect(state.common.presented == nil && state.amount == "" && state.currencyList == nil)
         #expect(state.currencies == ["from": "EUR", "to": "GBP"], "the data model is not in the archive")
         #expect(app.stateJSON().contains(#""launch":{"outcome":"discarded","reason":"corrupt"}"#))
     }
@@ -41,7 +41,7 @@ struct LaunchSafetyTests {
         #expect(app.forceQuit() == [.discardSavedState(.forceQuit), .terminate])
         let next = try device.launch()
         #expect(next.launchReport?.outcome == .fresh)
-        #expect(next.state().currencies["to"] == "GBP" && next.state().presented == nil)
+        #expect(next.state().currencies["to"] == "GBP" && next.state().common.presented == nil)
     }
 
     @Test("a quit that is not forced preserves first")
@@ -54,7 +54,7 @@ struct LaunchSafetyTests {
         let (_, _, archive) = try listInBackground()
         let app = try Device(build: "8").launch(candidates: [archive])
         #expect(app.launchReport?.outcome == .discarded && app.launchReport?.discardReason == .buildMismatch)
-        #expect(app.state().paths == [SeedPath.main, SeedPath.converter])
+        #expect(app.state().common.paths == [SeedPath.main, SeedPath.converter])
     }
 
     @Test("a restore that crashed (the mark is still set) is discarded as crashed-during-restore")

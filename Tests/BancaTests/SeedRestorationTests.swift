@@ -33,12 +33,12 @@ struct SeedRestorationTests {
         let before = try device.launch()
         let root = before.application.window.rootViewController
         try device.tap(before, "about")
-        #expect(before.state().presented == SeedPath.aboutNavigation)
+        #expect(before.state().common.presented == SeedPath.aboutNavigation)
         let after = try device.backgroundAndRelaunch(before)
         let state = after.state()
         #expect(after.launchReport?.outcome == .restored)
-        #expect(state.presented == SeedPath.aboutNavigation)
-        #expect(state.restoredVia == [
+        #expect(state.common.presented == SeedPath.aboutNavigation)
+        #expect(state.common.restoredVia == [
             SeedPath.main: "appDelegate", SeedPath.converter: "existing", SeedPath.aboutNavigation: "appDelegate",
             SeedPath.about: "restorationClass",
         ])
@@ -66,11 +66,11 @@ struct SeedRestorationTests {
         let after = try device.backgroundAndRelaunch(before)
         let state = after.state()
         #expect(comparable(state, like: saved) == saved)
-        #expect(state.restoredVia[SeedPath.currenciesNavigation] == "appDelegate")
-        #expect(state.restoredVia[SeedPath.currencies] == "restorationClass")
+        #expect(state.common.restoredVia[SeedPath.currenciesNavigation] == "appDelegate")
+        #expect(state.common.restoredVia[SeedPath.currencies] == "restorationClass")
         #expect(state.amount == "12.50")
         try device.tap(after, "done")
-        #expect(after.state().presented == nil && after.state().currencies["to"] == "NOK")
+        #expect(after.state().common.presented == nil && after.state().currencies["to"] == "NOK")
     }
 
     @Test("the list's selection and scroll position are saved by its table view, by currency code")
@@ -120,9 +120,9 @@ struct SeedRestorationTests {
         let after = try device.launch(candidates: [archive])
         let state = after.state()
         #expect(state.scan == "scanning")
-        #expect(state.paths == [SeedPath.main, SeedPath.converter, SeedPath.scan])
-        #expect(state.restoredVia[SeedPath.scan] == "restorationClass")
-        #expect(state.permissions == ["camera": "allowed"])
+        #expect(state.common.paths == [SeedPath.main, SeedPath.converter, SeedPath.scan])
+        #expect(state.common.restoredVia[SeedPath.scan] == "restorationClass")
+        #expect(state.common.permissions == [.camera: .allowed])
         try device.tap(after, "capture")
         #expect(after.state().amount == "24.90" && after.state().scan == nil)
     }
@@ -131,8 +131,8 @@ struct SeedRestorationTests {
     func fresh() throws {
         let app = try Device().launch()
         let state = app.state()
-        #expect(state.paths == [SeedPath.main, SeedPath.converter])
-        #expect(state.presented == nil && state.currencyList == nil && state.scan == nil)
+        #expect(state.common.paths == [SeedPath.main, SeedPath.converter])
+        #expect(state.common.presented == nil && state.currencyList == nil && state.scan == nil)
         #expect(state.currencies == ["from": "EUR", "to": "USD"])
         #expect(app.elements().map(\.name) == ["currencies:from", "currencies:to", "swap", "about", "scan", "amount"])
     }

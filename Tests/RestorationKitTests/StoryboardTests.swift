@@ -73,6 +73,32 @@ struct StoryboardTests {
         #expect(storyboard.performSegue("nope", from: colors) == nil)
     }
 
+    /// Records each segue it prepares for, before the destination is shown (seed 001's palette).
+    final class PreparingSource: ViewController {
+        var prepared: [(identifier: String, destinationShown: Bool, sender: Int?)] = []
+        override func prepare(for segue: StoryboardSegue, sender: (any Sendable)?) {
+            let shown = segue.destination.parent != nil || segue.destination.presentingViewController != nil
+            prepared.append((segue.identifier, shown, sender as? Int))
+            #expect(segue.source === self)
+        }
+    }
+
+    @Test("the source prepares for a segue with its destination and sender before it is shown")
+    func prepareForSegue() throws {
+        let storyboard = try Storyboard(
+            text: "storyboard S\nscene Nav NavigationController\n  root A\nscene A Source\n  push B segue Push\n  modal B segue Modal\nscene B ViewController",
+            classes: ["Source": { PreparingSource() }])
+        let nav = try #require(storyboard.instantiateViewController(withIdentifier: "Nav") as? NavigationController)
+        let source = try #require(nav.topViewController as? PreparingSource)
+        let pushed = storyboard.performSegue("Push", from: source, sender: 3)
+        #expect(nav.topViewController === pushed)
+        #expect(storyboard.performSegue("Modal", from: source, animated: false) === source.presentedViewController)
+        #expect(storyboard.performSegue("Missing", from: source) == nil)
+        #expect(source.prepared.map(\.identifier) == ["Push", "Modal"])
+        #expect(source.prepared.map(\.destinationShown) == [false, false], "prepared before it is shown")
+        #expect(source.prepared.map(\.sender) == [3, nil])
+    }
+
     @Test("a modal segue animates unless told not to, as a user's tap does")
     func segueAnimates() throws {
         let transition = CountingTransition()

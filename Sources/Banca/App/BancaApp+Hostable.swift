@@ -28,10 +28,10 @@ extension BancaApp: HostableApp {
     public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
 
     /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { session.quit() }
+    public func quit() -> [AppEffect] { background() + [.terminate] }
 
     /// The user's force quit: saved state is discarded (`force-quit`), the currencies kept, and the process exits.
-    public func forceQuit() -> [AppEffect] { session.forceQuit() }
+    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// What the current screen accepts: the taps on screen (none in the background), and the amount
     /// when the converter is in front.

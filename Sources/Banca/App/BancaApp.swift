@@ -18,7 +18,7 @@ public final class BancaApp {
     /// The last launch's report, nil before `launch`.
     public var launchReport: LaunchReport? { session.launchReport }
 
-    let session: AppSession
+    let session: RestorationSession
     let delegate: BancaAppDelegate
     var application: Application { session.application }
 
@@ -39,14 +39,18 @@ public final class BancaApp {
         self.buildNumber = buildNumber
         self.camera = camera
         delegate = BancaAppDelegate(buildNumber: buildNumber, currencies: currencies)
-        session = AppSession(
-            buildNumber: buildNumber, delegate: delegate,
-            restorationClasses: [AboutViewController.self, CurrenciesViewController.self, ScanViewController.self],
-            limits: limits, wallClock: wallClock, uptime: uptime)
+        var registry = RestorationRegistry()
+        for restorationClass: any ViewControllerRestoration.Type in [
+            AboutViewController.self, CurrenciesViewController.self, ScanViewController.self,
+        ] {
+            registry.register(restorationClass)
+        }
+        let application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
+        session = RestorationSession(application: application, limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
     /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { session.lifecycle }
+    public var lifecycle: Application.LifecycleState { application.state }
 
     /// The two currencies (the data model).
     public var pair: CurrencyPair { delegate.pair }

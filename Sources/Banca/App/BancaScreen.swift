@@ -7,9 +7,9 @@ internal import RestorationKit
 extension BancaApp {
     /// The current screen drawn as text for people.
     public func screen() -> String {
-        PhoneScreen(
-            status: PhoneScreen.spread(" 9:41  build \(buildNumber)", "camera \(camera.rawValue) · \(lifecycle.rawValue) "),
-            body: scanStep.map(scanBody) ?? converterBody(), bottomBar: "   ⓘ about            ▣ scan            ⇅ swap",
+        PhoneFrame(
+            statusLeft: " 9:41  build \(buildNumber)", statusRight: "camera \(camera.rawValue) · \(lifecycle.rawValue) ",
+            body: scanStep.map(scanBody) ?? converterBody(), bar: "   ⓘ about            ▣ scan            ⇅ swap",
             card: currencyList.map(currencyCard) ?? (about != nil ? aboutCard() : nil), dimsBehindCard: true
         ).draw()
     }
@@ -19,9 +19,9 @@ extension BancaApp {
         let amount = converter?.amount ?? Amount("")!
         return [
             " Banca", "",
-            PhoneScreen.spread(" amount  \(amount.text.isEmpty ? "0" : amount.text)▏", "type amount "), "",
-            PhoneScreen.spread(" from    \(from.id)  \(from.name)", "currencies:from "),
-            PhoneScreen.spread(" to      \(to.id)  \(to.name)", "currencies:to "), "",
+            PhoneFrame.row(" amount  \(amount.text.isEmpty ? "0" : amount.text)▏", "type amount "), "",
+            PhoneFrame.row(" from    \(from.id)  \(from.name)", "currencies:from "),
+            PhoneFrame.row(" to      \(to.id)  \(to.name)", "currencies:to "), "",
             " = \(amount.converted(from: from, to: to)) \(to.id)",
             " 1 \(from.id) = \(Amount.rate(from: from, to: to)) \(to.id)",
         ]
@@ -38,22 +38,22 @@ extension BancaApp {
 
     private func aboutCard() -> [String] {
         ["About Banca", ""]
-            + PhoneScreen.wrapped(
+            + PhoneFrame.wrapped(
                 "A currency converter: type an amount, pick the two currencies, or scan a price with the camera.",
-                width: PhoneScreen.cardLineWidth, lines: 3)
-            + ["", "build \(buildNumber) · rates of \(Currency.ratesDate)", "", PhoneScreen.spread("", "[done]", width: PhoneScreen.cardLineWidth)]
+                width: PhoneFrame.cardTextWidth, lines: 3)
+            + ["", "build \(buildNumber) · rates of \(Currency.ratesDate)", "", PhoneFrame.row("", "[done]", width: PhoneFrame.cardTextWidth)]
     }
 
     private func currencyCard(_ list: CurrenciesViewController) -> [String] {
         let rows = list.visibleCurrencies.map { currency in
-            PhoneScreen.spread(
+            PhoneFrame.row(
                 (currency.id == list.selectedCurrency?.id ? "✓ " : "  ") + "\(currency.id)  \(currency.name)",
-                "currency:\(currency.id)", width: PhoneScreen.cardLineWidth)
+                "currency:\(currency.id)", width: PhoneFrame.cardTextWidth)
         }
         let padding = Array(repeating: "", count: CurrenciesViewController.visibleRows - rows.count)
         let up = list.firstVisibleRow > 0 ? "[scroll-up]" : "           "
         let down = list.firstVisibleRow < list.lastFirstRow ? "[scroll-down]" : "             "
         return ["Currencies: convert \(list.side.rawValue)", ""] + rows + padding
-            + ["", PhoneScreen.spread("\(up) \(down)", "[done]", width: PhoneScreen.cardLineWidth)]
+            + ["", PhoneFrame.row("\(up) \(down)", "[done]", width: PhoneFrame.cardTextWidth)]
     }
 }

@@ -19,20 +19,8 @@ public struct BancaState: Equatable, Sendable, Encodable {
         public var scrollOffset: Double
     }
 
-    /// `launch.outcome` (`fresh`, `restored`, `discarded`) and `launch.reason`.
-    public var launch: [String: String?]
-    /// `launching`, `active` or `background`.
-    public var lifecycle: String
-    /// Every restoration path in the hierarchy, parents first.
-    public var paths: [String]
-    /// The presented controller's path, or nil.
-    public var presented: String?
-    /// How each path was restored at the last launch.
-    public var restoredVia: [String: String]
-    /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
-    /// Each permission the app uses, as it last learned it.
-    public var permissions: [String: String]
+    /// The keys every app has: launch, lifecycle, paths, presented, restoredVia, lastExit, permissions.
+    public var common: CommonAppState
     /// The running build.
     public var buildNumber: String
     /// The amount as typed.
@@ -57,43 +45,25 @@ public struct BancaState: Equatable, Sendable, Encodable {
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    private enum Key: String, CodingKey {
-        case launch, lifecycle, paths, presented, restoredVia, lastExit, permissions, buildNumber, amount, currencies
-        case converted, currencyList, scan
-    }
-
-    /// Encodes every key; absent values as `null` (an optional's `encode`, not `encodeIfPresent`).
+    /// Encodes the common keys, then Banca's; absent values as `null` (an optional's `encode`, not `encodeIfPresent`).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(launch, forKey: .launch)
-        try container.encode(lifecycle, forKey: .lifecycle)
-        try container.encode(paths, forKey: .paths)
-        try container.encode(presented, forKey: .presented)
-        try container.encode(restoredVia, forKey: .restoredVia)
-        try container.encode(lastExit, forKey: .lastExit)
-        try container.encode(permissions, forKey: .permissions)
-        try container.encode(buildNumber, forKey: .buildNumber)
-        try container.encode(amount, forKey: .amount)
-        try container.encode(currencies, forKey: .currencies)
-        try container.encode(converted, forKey: .converted)
-        try container.encode(currencyList, forKey: .currencyList)
-        try container.encode(scan, forKey: .scan)
+        var container = encoder.container(keyedBy: StateKey.self)
+        try common.encode(into: &container)
+        try container.encode(buildNumber, forKey: "buildNumber")
+        try container.encode(amount, forKey: "amount")
+        try container.encode(currencies, forKey: "currencies")
+        try container.encode(converted, forKey: "converted")
+        try container.encode(currencyList, forKey: "currencyList")
+        try container.encode(scan, forKey: "scan")
     }
 }
 
 extension BancaApp {
     /// The state, as a value.
     public func state() -> BancaState {
-        let launch = session.launchSummary
         let amount = converter?.amount ?? Amount("")!
         return BancaState(
-            launch: ["outcome": launch.outcome, "reason": launch.reason],
-            lifecycle: lifecycle.rawValue,
-            paths: session.paths,
-            presented: session.presentedPath,
-            restoredVia: session.restoredVia,
-            lastExit: lastExit,
-            permissions: [Permission.camera.rawValue: camera.rawValue],
+            common: CommonAppState(session: session, lastExit: lastExit, permissions: [.camera: camera]),
             buildNumber: buildNumber,
             amount: amount.text,
             currencies: ["from": pair.from, "to": pair.to],

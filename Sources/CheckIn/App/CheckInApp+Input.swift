@@ -65,14 +65,14 @@ extension CheckInApp {
 
     /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
     @discardableResult
-    public func background() -> [AppEffect] { session.background() }
+    public func background() -> [AppEffect] { session.enterBackground() }
 
     /// Brings the app back; a modal at `denied` moves on to `scan` if the camera is now allowed.
     @discardableResult
     public func foreground() -> [AppEffect] {
-        guard session.foreground() else { return [] }
+        guard let effects = session.enterForeground() else { return [] }
         modal?.form.resume(camera: camera)
-        return [.lifecycleChanged(.active)]
+        return effects
     }
 
     /// What can be tapped now.

@@ -1,11 +1,17 @@
 public import RelaunchApp
 public import RestorationKit
 
-/// Launching from saved state, preserving it, and quitting: the session does it; the check-in
-/// modal moves on from `denied` once the camera is allowed.
+/// Launching from saved state, preserving it, and quitting.
 extension CheckInApp {
-    /// Launches through the session (see `AppSession.launch`), then lets a restored modal at `denied`
-    /// move on to `scan` if the camera is now allowed.
+    /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before,
+    /// cleared after; the app delegate may decline it) or launches fresh, and reports what happened.
+    ///
+    /// An archive that restores no controller into the window is reported as `fresh`, with a note why.
+    ///
+    /// - Parameters:
+    ///   - candidates: Saved state found by the executable: the archive file and the fd store's copy.
+    ///   - restoringMark: The restoring mark (a `RestoringMarkFile`; `MemoryRestoringMark` in tests).
+    /// - Returns: The report; its `actions` hold what the caller must still do (delete discarded copies).
     @discardableResult
     public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
         let report = session.launch(candidates: candidates, restoringMark: restoringMark)
@@ -13,14 +19,19 @@ extension CheckInApp {
         return report
     }
 
-    /// Preserves the current state as archive bytes (see `AppSession.preserve`).
-    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
+    /// Preserves the current state as archive bytes (call it when the app goes to the background).
+    ///
+    /// - Returns: The bytes, their generation (each call's is larger) and how long it took.
+    /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
+    public func preserve() throws(PreservationError) -> Preservation {
+        try session.preserve()
+    }
 
     /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
-    public func forceQuit() -> [AppEffect] { session.forceQuit() }
+    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { session.quit() }
+    public func quit() -> [AppEffect] { background() + [.terminate] }
 
     /// The path of the presented controller on top, joined with `/`.
     var presentedPath: String? { session.presentedPath }

@@ -18,9 +18,10 @@ public final class CheckInApp {
     /// The last launch's report, nil before `launch`.
     public var launchReport: LaunchReport? { session.launchReport }
 
-    let session: AppSession
+    let application: Application
     let delegate: CheckInAppDelegate
-    var application: Application { session.application }
+    /// Launch, preservation and quits, as every hosted app does them.
+    let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -39,13 +40,15 @@ public final class CheckInApp {
         self.buildNumber = buildNumber
         self.camera = camera
         delegate = CheckInAppDelegate(buildNumber: buildNumber, venues: venues)
-        session = AppSession(
-            buildNumber: buildNumber, delegate: delegate,
-            restorationClasses: [
-                TabViewController.self, CheckInViewController.self, CheckInModalViewController.self,
-                VenueDetailViewController.self,
-            ],
-            limits: limits, wallClock: wallClock, uptime: uptime)
+        var registry = RestorationRegistry()
+        for restorationClass: any ViewControllerRestoration.Type in [
+            TabViewController.self, CheckInViewController.self, CheckInModalViewController.self,
+            VenueDetailViewController.self,
+        ] {
+            registry.register(restorationClass)
+        }
+        application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
+        session = RestorationSession(application: application, limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
     /// Where the app is in its life.

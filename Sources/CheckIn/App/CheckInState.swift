@@ -103,13 +103,15 @@ extension CheckInApp {
     /// The state, as a value.
     public func state() -> CheckInState {
         let presentedController = application.window.topViewController.flatMap { $0.presentingViewController == nil ? nil : $0 }
+        let launch = launchReport.map { ($0.outcome.rawValue, $0.discardReason?.rawValue) } ?? ("fresh", nil)
         return CheckInState(
-            launch: session.launchSummary,
+            launch: launch,
             lifecycle: lifecycle.rawValue,
             selectedTab: selectedTab.rawValue,
-            paths: session.paths,
+            paths: application.window.restorationPaths.map { $0.joined(separator: "/") },
             presented: presentedPath,
-            restoredVia: session.restoredVia,
+            restoredVia: Dictionary(
+                (launchReport?.restored ?? []).map { ($0.path, $0.via.rawValue) }, uniquingKeysWith: { $1 }),
             modal: modal.map {
                 .init(venue: $0.form.venue, partySize: $0.form.partySize, note: $0.form.note, step: $0.form.step.rawValue)
             },

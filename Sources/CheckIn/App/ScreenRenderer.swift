@@ -19,14 +19,12 @@ struct ScreenRenderer {
         var overlay: Bool
     }
 
-    static let width = PhoneScreen.width
-
     let model: Model
 
     func draw() -> String {
-        PhoneScreen(
-            status: PhoneScreen.spread(" 9:41  build \(model.buildNumber)", "camera \(model.camera) · \(model.lifecycle) "),
-            body: body(), bottomBar: tabBar(), card: model.modal.map(modalCard), dimsBehindCard: model.overlay
+        PhoneFrame(
+            statusLeft: " 9:41  build \(model.buildNumber)", statusRight: "camera \(model.camera) · \(model.lifecycle) ",
+            body: body(), bar: tabBar(), card: model.modal.map(modalCard), dimsBehindCard: model.overlay
         ).draw()
     }
 
@@ -41,7 +39,8 @@ struct ScreenRenderer {
             }
             let visible = model.venues.enumerated().dropFirst(model.firstVisibleRow)
             return [" Venues", ""] + visible.map { row, venue in
-                PhoneScreen.spread((row == model.selectedRow ? " ▸ " : "   ") + venue.name, "venue:\(venue.id) ")
+                let marker = row == model.selectedRow ? " ▸ " : "   "
+                return PhoneFrame.row(marker + venue.name, "venue:\(venue.id) ")
             }
         }
     }
@@ -59,11 +58,12 @@ struct ScreenRenderer {
         case .denied: ["Camera access is denied.", "[open-settings]                [done]"]
         }
         let label = "            "
-        let note = PhoneScreen.wrapped(form.note.isEmpty ? "—" : form.note, width: PhoneScreen.cardLineWidth - label.count, lines: 3)
-        return [
+        let note = PhoneFrame.wrapped(form.note.isEmpty ? "—" : form.note, width: PhoneFrame.cardTextWidth - label.count, lines: 3)
+        let lines = [
             "Check In", "venue       \(form.venue.isEmpty ? "—" : form.venue)", "party-size  \(form.partySize)",
             "note        \(note[0])",
         ] + note.dropFirst().map { label + $0 } + ["", "step: \(form.step.rawValue)"] + step
+        return PhoneFrame.card(lines)
     }
 }
 

@@ -145,25 +145,42 @@ public struct Storyboard {
         return controller
     }
 
-    /// Performs the segue `name` from `source` (a controller this storyboard made): pushes the destination
-    /// on `source`'s navigation controller or presents it modally.
+    /// Performs the segue `name` from `source` (a controller this storyboard made): instantiates the
+    /// destination, lets `source` prepare for it (`prepare(for:sender:)`, where it hands the destination
+    /// its data), then pushes it on `source`'s navigation controller or presents it modally.
     ///
+    /// - Parameters:
+    ///   - name: The segue's identifier.
+    ///   - source: The controller it starts from.
+    ///   - sender: What triggered it (a row's index path, a button's name), passed to `prepare(for:sender:)`.
+    ///   - animated: Whether a modal presentation animates.
     /// - Returns: The destination, or nil when there is no such segue or a push has no navigation controller.
     @discardableResult
-    public func performSegue(_ name: String, from source: ViewController, animated: Bool = true) -> ViewController? {
+    public func performSegue(
+        _ name: String, from source: ViewController, sender: (any Sendable)? = nil, animated: Bool = true
+    ) -> ViewController? {
         guard let id = source.storyboardIdentifier, let segue = scenes[id]?.segues[name] else { return nil }
-        if segue.push {
-            guard let navigation = source as? NavigationController ?? source.parent as? NavigationController,
-                let destination = instantiateViewController(withIdentifier: segue.destination)
-            else { return nil }
+        let navigation = source as? NavigationController ?? source.parent as? NavigationController
+        if segue.push, navigation == nil { return nil }
+        guard let destination = instantiateViewController(withIdentifier: segue.destination) else { return nil }
+        source.prepare(for: StoryboardSegue(identifier: name, source: source, destination: destination), sender: sender)
+        if segue.push, let navigation {
             navigation.pushViewController(destination)
             return destination
         }
-        guard let destination = instantiateViewController(withIdentifier: segue.destination),
-            source.present(destination, animated: animated)
-        else { return nil }
-        return destination
+        return source.present(destination, animated: animated) ? destination : nil
     }
+}
+
+/// A segue being performed (`UIStoryboardSegue`): its identifier and the two controllers.
+public struct StoryboardSegue {
+    /// The segue's identifier in the storyboard (`NewColor`, `ExistingColor`).
+    public let identifier: String
+    /// The controller it starts from.
+    public let source: ViewController
+    /// The controller it shows: for a modal segue to a navigation controller, that navigation
+    /// controller (its root is its `topViewController`).
+    public let destination: ViewController
 }
 
 /// A storyboard file that cannot be read: the line (0 for the whole file) and what is wrong.

@@ -109,6 +109,10 @@ open class ViewController {
     /// Called on every restored controller once all of them have decoded their state.
     open func applicationFinishedRestoringState() {}
 
+    /// Called on the source of a storyboard segue before the destination is shown (UIKit's
+    /// `prepareForSegue:sender:`): hand the destination what it shows here.
+    open func prepare(for segue: StoryboardSegue, sender: (any Sendable)?) {}
+
     /// Called before it is added to or removed from (`nil`) a container.
     open func willMove(toParent parent: ViewController?) {}
 

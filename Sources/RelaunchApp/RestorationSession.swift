@@ -1,48 +1,41 @@
 public import RestorationKit
 
-/// What every Relaunch app does the same way around its own controllers: the `Application`, the
-/// launch planner and restoring mark, preservation into archive bytes, and the quits.
+/// What every hosted app does alike around its `Application`: the launch (plan, restoring mark,
+/// restore or not, the report), preservation into archive bytes with growing generations, and the
+/// effects of a quit. An app keeps one and answers `HostableApp`'s launch members from it.
 ///
-/// An app owns one session and adds its hierarchy, input and drawing. Not thread-safe: use it from
-/// one task or actor, as the application it holds.
-public final class AppSession {
-    /// The application (window, delegate, registry).
+/// Not thread-safe, like the application it drives: use it from one task or actor.
+public final class RestorationSession {
+    /// The application it launches and preserves.
     public let application: Application
-    /// The archive size limits.
+    /// Archive size limits.
     public let limits: ArchiveLimits
     /// The last launch's report, nil before `launch`.
-    public internal(set) var launchReport: LaunchReport?
+    public private(set) var launchReport: LaunchReport?
 
     private let uptime: @Sendable () -> Duration
     private let wallClock: @Sendable () -> UInt64
     private var planner: LaunchPlanner
     private var nextGeneration: UInt64 = 1
 
-    /// A session for `buildNumber`, not launched yet.
+    /// A session for `application`, not launched yet.
     ///
     /// - Parameters:
-    ///   - buildNumber: The running build (saved in every archive, compared at launch).
-    ///   - delegate: The app delegate.
-    ///   - restorationClasses: The restoration classes a new process must find by name.
+    ///   - application: The app's application (its delegate and registry set).
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
     public init(
-        buildNumber: String, delegate: any ApplicationDelegate, restorationClasses: [any ViewControllerRestoration.Type],
-        limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
+        application: Application, limits: ArchiveLimits = .default,
+        wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
     ) {
-        var registry = RestorationRegistry()
-        for restorationClass in restorationClasses { registry.register(restorationClass) }
-        application = Application(buildVersion: buildNumber, delegate: delegate, registry: registry)
+        self.application = application
         self.limits = limits
         self.wallClock = wallClock
         self.uptime = uptime
         planner = LaunchPlanner(limits: limits)
     }
-
-    /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { application.state }
 
     /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before,
     /// cleared after; the app delegate may decline it) or launches fresh, and reports what happened.
@@ -142,22 +135,24 @@ public final class AppSession {
             warning: limits.soft < bytes.count ? "restoration archive is \(bytes.count) bytes, over the soft limit of \(limits.soft)" : nil)
     }
 
-    /// Sends the app to the background: the host then preserves. Nothing happens if it is not active.
-    public func background() -> [AppEffect] {
-        guard lifecycle == .active else { return [] }
+    /// Sends the application to the background: the host logs it and preserves (`preserve()`).
+    /// - Returns: Those effects, or none when the application is not active.
+    public func enterBackground() -> [AppEffect] {
+        guard application.state == .active else { return [] }
         application.enterBackground()
         return [.lifecycleChanged(.background), .preserveState]
     }
 
-    /// Brings the app back to the foreground; false (nothing done) when it was not in the background.
-    public func foreground() -> Bool {
-        guard lifecycle == .background else { return false }
+    /// Brings the application back from the background.
+    /// - Returns: The effect to log it, or nil when it was not in the background (nothing happened).
+    public func enterForeground() -> [AppEffect]? {
+        guard application.state == .background else { return nil }
         application.enterForeground()
-        return true
+        return [.lifecycleChanged(.active)]
     }
 
     /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
-    public func forceQuit() -> [AppEffect] {
+    public static func forceQuitEffects() -> [AppEffect] {
         let discards: [AppEffect] = LaunchPlanner.forceQuit().compactMap { action in
             if case .discardSavedState(let reason) = action { return .discardSavedState(reason) }
             return nil
@@ -165,16 +160,13 @@ public final class AppSession {
         return discards + [.terminate]
     }
 
-    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { background() + [.terminate] }
-
     /// The path of the presented controller on top, joined with `/`.
     public var presentedPath: String? {
         guard let top = application.window.topViewController, top.presentingViewController != nil else { return nil }
         return top.restorationPath?.joined(separator: "/")
     }
 
-    /// Every restoration path in the window, parents first, joined with `/` (the state JSON's `paths`).
+    /// Every restoration path in the window's hierarchy, parents first, joined with `/`.
     public var paths: [String] { application.window.restorationPaths.map { $0.joined(separator: "/") } }
 
     /// How each path was restored at the last launch (the state JSON's `restoredVia`).
@@ -182,8 +174,8 @@ public final class AppSession {
         Dictionary((launchReport?.restored ?? []).map { ($0.path, $0.via.rawValue) }, uniquingKeysWith: { $1 })
     }
 
-    /// The last launch's outcome and discard reason (the state JSON's `launch`); `fresh` before any.
-    public var launchSummary: (outcome: String, reason: String?) {
+    /// The last launch's outcome and discard reason, `fresh` before any (the state JSON's `launch`).
+    public var launchOutcome: (outcome: String, reason: String?) {
         launchReport.map { ($0.outcome.rawValue, $0.discardReason?.rawValue) } ?? ("fresh", nil)
     }
 

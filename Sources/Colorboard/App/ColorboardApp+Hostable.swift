@@ -1,0 +1,47 @@
+public import RelaunchApp
+public import RelaunchContract
+public import RestorationKit
+
+/// Colorboard under the Relaunch host library: it needs the photo library to save a swatch.
+extension ColorboardApp: HostableApp {
+    /// Photos: `save-swatch` needs it.
+    public static var permissions: [Permission] { [.photos] }
+
+    /// Takes the photos permission (the only one the app reads).
+    public func setPermission(_ permission: Permission, to state: PermissionState) {
+        if permission == .photos { setPhotos(state) }
+    }
+
+    /// Takes the saved color list.
+    /// - Throws: `ColorDataError` when the bytes are not a color list this build reads; the app keeps its defaults.
+    public func loadData(_ bytes: [UInt8]) throws {
+        try store.load(bytes)
+    }
+
+    /// Launches: restores from the newest valid candidate, or not, as the engine decides; an editor
+    /// whose swatch was denied may try again if photos is now allowed.
+    @discardableResult
+    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
+        let report = session.launch(candidates: candidates, restoringMark: restoringMark)
+        resumeSwatch()
+        return report
+    }
+
+    /// Preserves the current state as archive bytes.
+    /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
+    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
+
+    /// The user's force quit: saved state is discarded (`force-quit`); the color list stays.
+    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
+
+    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
+    public func quit() -> [AppEffect] { background() + [.terminate] }
+
+    /// A one-line description of the screen, e.g. `Editing color Teal`.
+    public func statusLine() -> String {
+        if lifecycle == .background { return "In the background, state preserved" }
+        if let editor = presentedEditor { return "Adding a color (\(editor.name))" }
+        if let editor = pushedEditor { return "Editing color \(editor.colorDescription?.name ?? editor.name)" }
+        return "Showing \(store.colors.count) colors"
+    }
+}
