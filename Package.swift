@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
+        .executable(name: "banca-demo", targets: ["banca-demo"]),
         .executable(name: "countries-demo", targets: ["countries-demo"]),
         .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
@@ -53,6 +54,7 @@ let package = Package(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
+        .target(name: "Banca", dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]),
         .target(
             name: "Countries",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
@@ -81,6 +83,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(name: "banca-demo", dependencies: ["Banca", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(name: "countries-demo", dependencies: ["Countries", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
@@ -110,6 +113,7 @@ let package = Package(
         .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
+        .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
