@@ -38,12 +38,7 @@ public struct BancaState: Equatable, Sendable, Encodable {
     public static func == (lhs: BancaState, rhs: BancaState) -> Bool { lhs.json == rhs.json }
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Only strings, numbers and nulls: encoding cannot fail.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then Banca's; absent values as `null` (an optional's `encode`, not `encodeIfPresent`).
     public func encode(to encoder: any Encoder) throws {

@@ -54,12 +54,7 @@ public struct ColorboardState: Equatable, Sendable, Encodable {
     public static func == (lhs: ColorboardState, rhs: ColorboardState) -> Bool { lhs.json == rhs.json }
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Only strings, finite numbers and nulls: encoding cannot fail.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then `buildNumber`, `colors`, `swatches` and `editor`.
     public func encode(to encoder: any Encoder) throws {
