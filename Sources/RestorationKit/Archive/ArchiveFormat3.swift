@@ -3,7 +3,8 @@
 /// Payload (after the 16-byte prefix `ArchiveCodec` describes):
 ///
 ///     generation u64, timestamp u64, build version (varint length + UTF-8)
-///     strings: count, then each as varint length + UTF-8
+///     predefined strings used: P (strings 0..<P are the first P of `predefinedStrings`)
+///     strings: count, then each as varint length + UTF-8 (they are numbered from P on)
 ///     application state
 ///     path nodes: count N, then for node 1...N: parent node (0 = the root, else below this node),
 ///                 identifier (a string index)
@@ -22,10 +23,30 @@
 /// shape. The same archive always encodes to the same bytes: strings are numbered in the order
 /// they are first written.
 enum ArchiveFormat3 {
+    /// Strings an archive refers to without writing them, like HPACK's static table: UIKit's
+    /// application-level keys, the engine's own keys and its built-in classes. The list only ever
+    /// grows at the end (an archive says how many of them it counts on).
+    static let predefinedStrings: [String] = [
+        StateCoder.bundleVersionKey, StateCoder.systemVersionKey, StateCoder.timestampKey,
+        StateCoder.userInterfaceIdiomKey, StateCoder.storyboardKey, StateCoder.storyboardIdentifierKey,
+        ScrollView.contentOffsetXKey, ScrollView.contentOffsetYKey, TextView.textKey, TextView.selectionKey,
+        Switch.isOnKey, TableView.selectedIdentifiersKey, TableView.firstVisibleIdentifierKey,
+        "RestorationKit.ViewController", "RestorationKit.NavigationController", "RestorationKit.TabBarController",
+        "RestorationKit.TableViewController", "RestorationKit.View", "RestorationKit.ScrollView",
+        "RestorationKit.TextView", "RestorationKit.TableView", "RestorationKit.Switch",
+    ]
+
+    /// `predefinedStrings` by string.
+    private static let predefinedIndex: StringIndex = {
+        var index = StringIndex(expected: predefinedStrings.count)
+        for string in predefinedStrings { _ = index.number(of: string) }
+        return index
+    }()
+
     // MARK: Writing
 
     static func writePayload(_ archive: RestorationArchive, to writer: inout ByteWriter) {
-        var strings = StringTable(expected: 64 + archive.controllers.count * 2)
+        var strings = StringTable(expected: 16 + archive.controllers.count * 2)
         var nodes = NodeWriter()
         // The body first, into its own buffer, so that the string and node tables can precede it.
         var body = ByteWriter(capacity: 64 + archive.controllers.count * 24)
@@ -67,6 +88,7 @@ enum ArchiveFormat3 {
         writer.append(archive.header.generation)
         writer.append(archive.header.timestamp)
         writer.appendShortString(archive.header.buildVersion)
+        writer.appendVarint(predefinedStrings.count)
         writer.appendVarint(strings.list.count)
         for string in strings.list { writer.appendShortString(string) }
         writer.append(contentsOf: body)
@@ -119,13 +141,16 @@ enum ArchiveFormat3 {
         /// A table sized for about `expected` distinct strings.
         init(expected: Int) { numbers = StringIndex(expected: expected) }
 
+        /// The strings to write: those that are not predefined.
         var list: [String] { numbers.strings }
 
-        /// The index of a name or key.
+        /// The index of a name or key (a predefined string's, if it is one).
         mutating func index(of string: String) -> Int {
             let length = string.utf8.count
             for entry in recent where entry.length == length && entry.string == string { return entry.index }
-            let number = numbers.number(of: string).number
+            let number =
+                ArchiveFormat3.predefinedIndex.number(ofExisting: string)
+                ?? ArchiveFormat3.predefinedStrings.count + numbers.number(of: string).number
             if recent.count < 8 {
                 recent.append((string, length, number))
             } else {
@@ -140,11 +165,11 @@ enum ArchiveFormat3 {
         mutating func index(ofIdentifier string: String) -> Int {
             if predicted < numbers.count, numbers.strings[predicted] == string {
                 predicted += 1
-                return predicted - 1
+                return ArchiveFormat3.predefinedStrings.count + predicted - 1
             }
             let number = numbers.number(of: string).number
             predicted = number + 1
-            return number
+            return ArchiveFormat3.predefinedStrings.count + number
         }
 
         private var predicted = 0
@@ -234,9 +259,10 @@ enum ArchiveFormat3 {
         let build = try reader.readShortString("build version")
         let header = ArchiveHeader(formatVersion: 3, buildVersion: build, timestamp: timestamp, generation: generation)
 
+        let predefined = try reader.readIndex("predefined string count", below: predefinedStrings.count + 1)
         let stringCount = try reader.readVarintCount("string count", minimumItemSize: 1)
-        var strings: [String] = []
-        strings.reserveCapacity(stringCount)
+        var strings = Array(predefinedStrings.prefix(predefined))
+        strings.reserveCapacity(predefined + stringCount)
         for _ in 0..<stringCount { strings.append(try reader.readShortString("string")) }
 
         let applicationValues = try readState(from: &reader, strings: strings)

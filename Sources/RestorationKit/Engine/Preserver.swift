@@ -87,10 +87,14 @@ struct Preserver {
     private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?]? {
         guard siblings.count > 1 else { return nil }
         var earlier: [ViewController?]?
-        if siblings.count <= 8 {
+        if siblings.count <= 16 {
             for index in 1..<siblings.count {
-                guard let identifier = siblings[index].restorationIdentifier,
-                    let first = siblings[..<index].first(where: { $0.restorationIdentifier == identifier })
+                guard let identifier = siblings[index].restorationIdentifier else { continue }
+                let length = identifier.utf8.count
+                guard
+                    let first = siblings[..<index].first(where: {
+                        $0.restorationIdentifier?.utf8.count == length && $0.restorationIdentifier == identifier
+                    })
                 else { continue }
                 if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
                 earlier?[index] = first
