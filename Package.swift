@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
         .library(name: "RestorationKit", targets: ["RestorationKit"]),
+        .library(name: "RelaunchHost", targets: ["RelaunchHost", "RelaunchApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -32,12 +33,23 @@ let package = Package(
 
         // MARK: Libraries
         .target(name: "RelaunchContract"),
+        .target(name: "RelaunchBus", dependencies: ["RelaunchContract", "Systemd"]),
+        .target(name: "RelaunchApp", dependencies: ["RestorationKit", "RelaunchContract"]),
+        .target(
+            name: "RelaunchHost",
+            dependencies: [
+                "RelaunchApp", "RestorationKit", "RelaunchContract", "RelaunchBus", "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
-        .target(name: "ScenarioKit", dependencies: ["RelaunchContract"]),
+        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
         .target(
             name: "CheckIn",
-            dependencies: ["RestorationKit", "RelaunchContract"]
+            dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
         .target(
             name: "Systemd",
@@ -55,19 +67,11 @@ let package = Package(
         ),
 
         // MARK: Executables
-        .executableTarget(
-            name: "checkin-demo",
-            dependencies: [
-                "CheckIn", "RestorationKit", "RelaunchContract", "Systemd",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
-        ),
+        .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
         .executableTarget(
             name: "permissiond",
             dependencies: [
-                "PermissionStore", "RelaunchContract", "Systemd",
+                "PermissionStore", "RelaunchContract", "RelaunchBus", "Systemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -77,19 +81,21 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "relaunch-bench",
-            dependencies: ["RestorationKit", "CheckIn", "RelaunchContract"]
+            dependencies: ["RestorationKit", "CheckIn", "RelaunchContract", "RelaunchApp"]
         ),
 
         // MARK: Tests
         .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
+        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
-        .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit"]),
+        .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
+        .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract"]),
         .testTarget(
             name: "SystemdTests",
             dependencies: [
@@ -103,7 +109,7 @@ let package = Package(
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
         .testTarget(
             name: "RelaunchctlTests",
-            dependencies: ["relaunchctl", "CheckIn", "RestorationKit", "RelaunchContract"]
+            dependencies: ["relaunchctl", "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
     ]
 )

@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One export: the vtable built for it, the strings it points into, and Swift's hook. */
 struct csdbus_export {
     csdbus_dispatch_fn dispatch;
     csdbus_release_fn release;
     void *context;
+    char *interface;
+    sd_bus_vtable *vtable;
+    char **strings;
+    size_t string_count;
 };
 
 static int csdbus_method(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
@@ -18,93 +23,37 @@ static int csdbus_method(sd_bus_message *m, void *userdata, sd_bus_error *ret_er
 static void csdbus_destroy(void *userdata) {
     struct csdbus_export *e = userdata;
     if (e->release) e->release(e->context);
+    for (size_t i = 0; i < e->string_count; i++) free(e->strings[i]);
+    free(e->strings);
+    free(e->vtable);
+    free(e->interface);
     free(e);
 }
 
-/* Every method is UNPRIVILEGED: without the flag sd-bus itself refuses callers lacking
- * CAP_SYS_ADMIN before our handler runs; the Swift handler decides who may call what. */
-#define M(member, in, in_names, out, out_names) \
-    SD_BUS_METHOD_WITH_NAMES(member, in, in_names, out, out_names, csdbus_method, SD_BUS_VTABLE_UNPRIVILEGED)
-
-static const sd_bus_vtable permissions1_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    M("Get", "ss", SD_BUS_PARAM(app) SD_BUS_PARAM(permission), "s", SD_BUS_PARAM(state)),
-    M("List", "s", SD_BUS_PARAM(app), "a{ss}", SD_BUS_PARAM(states)),
-    M("ListApps", "", "", "as", SD_BUS_PARAM(apps)),
-    M("Set", "sss", SD_BUS_PARAM(app) SD_BUS_PARAM(permission) SD_BUS_PARAM(state), "", ""),
-    M("Reset", "ss", SD_BUS_PARAM(app) SD_BUS_PARAM(permission), "", ""),
-    M("LastKill", "s", SD_BUS_PARAM(app), "(sssst)", SD_BUS_PARAM(kill)),
-    M("TestHook", "s", SD_BUS_PARAM(name), "", ""),
-    SD_BUS_SIGNAL_WITH_NAMES("Changed", "ssssb",
-        SD_BUS_PARAM(app) SD_BUS_PARAM(permission) SD_BUS_PARAM(old_state) SD_BUS_PARAM(new_state)
-        SD_BUS_PARAM(killed), 0),
-    SD_BUS_VTABLE_END,
-};
-
-static const sd_bus_vtable checkindemo1_vtable[] = {
-    SD_BUS_VTABLE_START(0),
-    M("Tap", "s", SD_BUS_PARAM(element), "", ""),
-    M("Type", "ss", SD_BUS_PARAM(field) SD_BUS_PARAM(text), "", ""),
-    M("Background", "", "", "", ""),
-    M("Foreground", "", "", "", ""),
-    M("Quit", "b", SD_BUS_PARAM(force), "", ""),
-    M("Screen", "", "", "s", SD_BUS_PARAM(screen)),
-    M("State", "", "", "s", SD_BUS_PARAM(json)),
-    M("Ready", "", "", "(bs)", SD_BUS_PARAM(ready)),
-    M("TestHook", "s", SD_BUS_PARAM(name), "", ""),
-    SD_BUS_VTABLE_END,
-};
-
-#undef M
-
-static const sd_bus_vtable *csdbus_vtable(csdbus_interface which) {
-    switch (which) {
-    case CSDBUS_INTERFACE_PERMISSIONS1: return permissions1_vtable;
-    case CSDBUS_INTERFACE_CHECKINDEMO1: return checkindemo1_vtable;
-    }
-    return NULL;
+/* Keeps a copy of `length` bytes (NULs included) for the export's lifetime. */
+static const char *csdbus_keep(struct csdbus_export *e, const char *text, size_t length) {
+    char *copy = malloc(length + 1);
+    if (!copy) return NULL;
+    memcpy(copy, text, length);
+    copy[length] = '\0';
+    e->strings[e->string_count++] = copy;
+    return copy;
 }
 
-const char *csdbus_interface_name(csdbus_interface which) {
-    switch (which) {
-    case CSDBUS_INTERFACE_PERMISSIONS1: return "org.relaunch.Permissions1";
-    case CSDBUS_INTERFACE_CHECKINDEMO1: return "org.relaunch.CheckInDemo1";
-    }
-    return NULL;
-}
-
-static const sd_bus_vtable *csdbus_find_method(csdbus_interface which, const char *member) {
-    const sd_bus_vtable *v = csdbus_vtable(which);
-    if (!v || !member) return NULL;
-    for (; v->type != _SD_BUS_VTABLE_END; v++)
-        if (v->type == _SD_BUS_VTABLE_METHOD && strcmp(v->x.method.member, member) == 0)
-            return v;
-    return NULL;
-}
-
-const char *csdbus_method_result(csdbus_interface which, const char *member) {
-    const sd_bus_vtable *v = csdbus_find_method(which, member);
-    return v ? v->x.method.result : NULL;
-}
-
-const char *csdbus_method_signature(csdbus_interface which, const char *member) {
-    const sd_bus_vtable *v = csdbus_find_method(which, member);
-    return v ? v->x.method.signature : NULL;
-}
-
-int csdbus_add_object(sd_bus *bus, sd_bus_slot **ret_slot, const char *path, csdbus_interface which,
+int csdbus_add_object(sd_bus *bus, sd_bus_slot **ret_slot, const char *path, const char *interface,
+                      const csdbus_member *members, size_t count,
                       csdbus_dispatch_fn dispatch, csdbus_release_fn release, void *context) {
-    const sd_bus_vtable *vtable = csdbus_vtable(which);
-    const char *interface = csdbus_interface_name(which);
+    static const sd_bus_vtable start = SD_BUS_VTABLE_START(0);
+    static const sd_bus_vtable end = SD_BUS_VTABLE_END;
     struct csdbus_export *e;
     sd_bus_slot *slot = NULL;
     int r;
 
-    if (!vtable || !dispatch) {
+    if (!dispatch || !interface || (count > 0 && !members)) {
         if (release) release(context);
         return -EINVAL;
     }
-    e = malloc(sizeof *e);
+    e = calloc(1, sizeof *e);
     if (!e) {
         if (release) release(context);
         return -ENOMEM;
@@ -112,8 +61,54 @@ int csdbus_add_object(sd_bus *bus, sd_bus_slot **ret_slot, const char *path, csd
     e->dispatch = dispatch;
     e->release = release;
     e->context = context;
+    e->interface = strdup(interface);
+    e->vtable = calloc(count + 2, sizeof(sd_bus_vtable));  /* unused union areas must be zero */
+    e->strings = calloc(count * 4 + 1, sizeof(char *));
+    if (!e->interface || !e->vtable || !e->strings) {
+        csdbus_destroy(e);
+        return -ENOMEM;
+    }
+    e->vtable[0] = start;
+    for (size_t i = 0; i < count; i++) {
+        const csdbus_member *d = &members[i];
+        sd_bus_vtable *v = &e->vtable[i + 1];
+        const char *member = csdbus_keep(e, d->member, strlen(d->member));
+        const char *signature = csdbus_keep(e, d->signature, strlen(d->signature));
+        const char *names = csdbus_keep(e, d->names ? d->names : "", d->names ? d->names_length : 0);
+        if (!member || !signature || !names) {
+            csdbus_destroy(e);
+            return -ENOMEM;
+        }
+        if (d->kind == 'M') {
+            const char *result = csdbus_keep(e, d->result ? d->result : "", d->result ? strlen(d->result) : 0);
+            if (!result) {
+                csdbus_destroy(e);
+                return -ENOMEM;
+            }
+            v->type = _SD_BUS_VTABLE_METHOD;
+            /* UNPRIVILEGED: without it sd-bus refuses callers lacking CAP_SYS_ADMIN before the handler
+             * runs; the Swift handler decides who may call what. */
+            v->flags = SD_BUS_VTABLE_UNPRIVILEGED;
+            v->x.method.member = member;
+            v->x.method.signature = signature;
+            v->x.method.result = result;
+            v->x.method.handler = csdbus_method;
+            v->x.method.offset = 0;
+            v->x.method.names = names;
+        } else if (d->kind == 'S') {
+            v->type = _SD_BUS_VTABLE_SIGNAL;
+            v->flags = 0;
+            v->x.signal.member = member;
+            v->x.signal.signature = signature;
+            v->x.signal.names = names;
+        } else {
+            csdbus_destroy(e);
+            return -EINVAL;
+        }
+    }
+    e->vtable[count + 1] = end;
 
-    r = sd_bus_add_object_vtable(bus, &slot, path, interface, vtable, e);
+    r = sd_bus_add_object_vtable(bus, &slot, path, e->interface, e->vtable, e);
     if (r < 0) {
         csdbus_destroy(e);
         return r;

@@ -6,8 +6,8 @@ import Glibc
 ///
 /// ```ini
 /// [App]
-/// Unit=checkin-demo.service
-/// BusName=org.relaunch.CheckInDemo1
+/// Unit=myapp.service
+/// BusName=org.example.MyApp1
 /// Permissions=camera photos
 /// KillPolicy=ios
 /// ```
@@ -152,7 +152,7 @@ public struct AppRegistry: Sendable, Hashable {
                 registration.busName = value
             case "Permissions":
                 var permissions: [Permission] = []
-                for word in value.split(separator: " ") {
+                for word in value.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
                     guard let permission = Permission(rawValue: String(word)) else {
                         throw fault("unknown permission \(Echo.quoted(String(word))); accepted: \(Permission.acceptedNames)")
                     }

@@ -4,6 +4,8 @@ public import RelaunchContract
 ///
 /// Scenario files are plain text, one step per line; `Scenario.parse` documents the syntax.
 public enum Step: Sendable, Equatable {
+    /// Drive this registered app from now on (`app APP`).
+    case app(String)
     /// Run permissiond with this kill policy from now on (restarts the daemon).
     case policy(KillPolicy)
     /// Set one of the app's permissions, as `relaunchctl permission set` does.

@@ -9,6 +9,12 @@ enum StepParser {
         let verb = words[0]
         let args = Array(words.dropFirst())
         switch verb {
+        case "app":
+            try arity(args, 1, "app APP")
+            guard AppIDSyntax.isValid(args[0]) else {
+                throw LineError(message: "'\(args[0].prefix(64))' is not an app id: \(AppIDSyntax.acceptedForm)")
+            }
+            return .app(args[0])
         case "policy":
             try arity(args, 1, "policy ios|android")
             guard let policy = KillPolicy(rawValue: args[0]) else {

@@ -1,5 +1,6 @@
 import Logging
 import PermissionStore
+import RelaunchBus
 import RelaunchContract
 import ServiceLifecycle
 import Synchronization
@@ -61,14 +62,22 @@ struct PermissionsBusServer: Service {
             try await serving.run { connection, first in
                 effects.use(connection)
                 callers.forgetAll()
-                let object = try connection.export(
-                    .permissions1, at: BusNames.Permissions.object,
-                    resolvingSenderUID: { $0 == "TestHook" }
-                ) { (call, pending) throws(BusError) -> BusReply? in
-                    try Self.answer(
-                        call, pending, service: service, writer: writer, effects: effects, hooks: testHooks,
-                        uids: { callers.uid(of: $0, over: link) })
+                let uids: @Sendable (String?) -> UInt32 = { callers.uid(of: $0, over: link) }
+                let read: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
+                    try Self.read(call, service: service)
                 }
+                let write: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
+                    try Self.write(call, pending, service: service, writer: writer, effects: effects, uids: uids)
+                }
+                let object = try connection.export(
+                    .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: { $0 == "TestHook" },
+                    handlers: [
+                        "Get": read, "List": read, "ListApps": read, "LastKill": read, "Set": write, "Reset": write,
+                        "TestHook": { (call, _) throws(BusError) -> BusReply? in
+                            try TestHooks.serve(call, hooks: testHooks)
+                            return .empty
+                        },
+                    ])
                 do throws(BusError) {
                     try connection.requestName(BusNames.Permissions.service)
                 } catch {
@@ -90,22 +99,21 @@ struct PermissionsBusServer: Service {
         await effects.drained()  // the journal entries and signals of the last calls
     }
 
-    /// Answers one call on the bus thread: reads at once, writes later through the writer.
-    static func answer(
+    /// Answers a read (Get, List, ListApps, LastKill) on the bus thread, at once, from memory.
+    static func read(_ call: BusMethodCall, service: PermissionService) throws(BusError) -> BusReply? {
+        switch service.read(try PermissionRequest(call)) {
+        case .success(let reply): return reply.busReply
+        case .failure(let error): throw error.busError
+        }
+    }
+
+    /// Takes a write (Set, Reset): asks polkit off the bus thread, then the writer commits, kills
+    /// and answers; the journal entries and signals follow.
+    static func write(
         _ call: BusMethodCall, _ pending: BusPendingReply, service: PermissionService, writer: Writer,
-        effects: EffectPerformer, hooks: TestHooks?, uids: @escaping @Sendable (String?) -> UInt32
+        effects: EffectPerformer, uids: @escaping @Sendable (String?) -> UInt32
     ) throws(BusError) -> BusReply? {
-        if call.member == "TestHook" {
-            try TestHooks.serve(call, hooks: hooks)
-            return .empty
-        }
         let request = try PermissionRequest(call)
-        guard Self.membersNeedingCaller.contains(call.member) else {
-            switch service.read(request) {
-            case .success(let reply): return reply.busReply
-            case .failure(let error): throw error.busError
-            }
-        }
         Task {
             let caller = Caller(
                 uid: uids(call.sender), busName: call.sender,

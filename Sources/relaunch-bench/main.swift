@@ -1,3 +1,4 @@
+import RelaunchApp
 // relaunch-bench: how long preserving and restoring the seed scenario takes, and how big its archive is.
 //
 // Usage: relaunch-bench [RUNS] [--screen]

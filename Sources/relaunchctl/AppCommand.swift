@@ -1,65 +1,184 @@
 import ArgumentParser
 import FoundationEssentials
+import RelaunchBus
 import RelaunchContract
 import ScenarioKit
+import Systemd
 
-/// `relaunchctl app …`: drive and inspect the check-in demo.
+/// `relaunchctl app …`: drive and inspect any registered app over org.relaunch.App1.
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
-        abstract: "Drive the check-in demo and look at it.",
+        abstract: "Drive a registered app and look at it (org.relaunch.App1).",
         discussion: """
-        Elements: tab:venues tab:check-in check-in scan open-settings done venue:ID
-        Fields:   venue party-size note
+        Every subcommand takes --app APP (default: checkin-demo when it is registered, else the \
+        only registered app). What the current screen accepts: relaunchctl app elements.
+        Registrations are read from /etc/relaunch/apps.d, /run/relaunch/apps.d and \
+        /usr/local/lib/relaunch/apps.d, or from the folders in $RELAUNCH_APPS_D (colon-separated).
+        checkin-demo's elements: tab:venues tab:check-in check-in scan open-settings done venue:ID;
+        its fields: venue party-size note.
         """,
-        subcommands: [Tap.self, TypeText.self, Background.self, Foreground.self, Quit.self,
-                      Screen.self, State.self, WaitReady.self]
+        subcommands: [List.self, Elements.self, Tap.self, TypeText.self, Background.self, Foreground.self,
+                      Quit.self, Screen.self, State.self, WaitReady.self]
     )
+
+    /// `relaunchctl app --app APP SUBCOMMAND` (the contract's form); `--app` after the subcommand works too.
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "The registered app to drive (relaunchctl app list).", valueName: "app"))
+    var app: String?
+}
+
+/// `--app APP`, which every `app` subcommand takes.
+struct AppOption: ParsableArguments {
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "The registered app to drive (relaunchctl app list).", valueName: "app"))
+    var app: String?
+
+    init() {}
+
+    /// The option as given (after the subcommand, or before it).
+    init(app: String?) { self.app = app }
+
+    /// The app to drive, resolved against the registrations.
+    func target() throws(CLIError) -> AppTarget { try AppTarget.resolve(app) }
+
+    /// Its App1 client.
+    func client() throws(CLIError) -> AppCLIClient { try AppCLIClient(try target()) }
 }
 
 extension AppCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The registered apps (apps.d): app id, unit, bus name, unit state.")
+        @Flag(help: "Print a JSON array of {app, unit, busName, activeState}.") var json = false
+        func run() async throws {
+            let registry = AppTarget.registry()
+            let bus = try? systemBus()
+            let rows = registry.ids.map { app -> AppRow in
+                let registration = registry[app]!
+                let state = bus.flatMap { try? SystemdManager(connection: $0).activeState(registration.unit) } ?? "unknown"
+                return AppRow(app: app, unit: registration.unit, busName: registration.busName, activeState: state)
+            }
+            for problem in registry.problems { printError("skipped \(problem)") }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+                return
+            }
+            guard !rows.isEmpty else {
+                print("no app is registered (files APP.conf in \(AppRegistry.defaultFolders.joined(separator: ", ")))")
+                return
+            }
+            print(pad("APP", 20) + pad("UNIT", 28) + pad("BUS NAME", 32) + "STATE")
+            for row in rows {
+                print(pad(row.app, 20) + pad(row.unit, 28) + pad(row.busName ?? "-", 32) + row.activeState)
+            }
+        }
+
+        struct AppRow: Encodable {
+            var app: String
+            var unit: String
+            var busName: String?
+            var activeState: String
+
+            enum CodingKeys: String, CodingKey { case app, unit, busName, activeState }
+
+            /// Every key, `busName` as null when the app serves no App1.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(app, forKey: .app)
+                try container.encode(unit, forKey: .unit)
+                try container.encode(busName, forKey: .busName)
+                try container.encode(activeState, forKey: .activeState)
+            }
+        }
+    }
+
+    struct Elements: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What the app's current screen accepts: name, kind (tap or type), description.")
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        @Flag(help: "Print a JSON array of {name, kind, description}.") var json = false
+        func run() async throws {
+            let elements = try target.client().elements()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(elements), as: UTF8.self))
+                return
+            }
+            for element in elements {
+                print(pad(element.name, 24) + pad(element.kind.rawValue, 6) + element.description)
+            }
+        }
+    }
+
     struct Tap: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Tap an element on the screen.")
-        @Argument(help: "tab:venues, tab:check-in, check-in, scan, open-settings, done or venue:ID.")
+        static let configuration = CommandConfiguration(abstract: "Tap an element on the screen (see: app elements).")
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        @Argument(help: "An element of the current screen, e.g. check-in (relaunchctl app elements).")
         var element: String
-        func run() async throws { try DemoClient().tap(element) }
+        func run() async throws { try target.client().tap(element) }
     }
 
     struct TypeText: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "type", abstract: "Type text into a field.")
-        @Argument(help: "venue, party-size or note.") var field: String
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        @Argument(help: "A field of the current screen, e.g. note (relaunchctl app elements).") var field: String
         @Argument(help: "The text.") var text: String
-        func run() async throws { try DemoClient().type(field: field, text: text) }
+        func run() async throws { try target.client().type(field: field, text: text) }
     }
 
     struct Background: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send the app to the background; it preserves its state.")
-        func run() async throws { try DemoClient().call("Background") }
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        func run() async throws { try target.client().background() }
     }
 
     struct Foreground: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring the app to the foreground.")
-        func run() async throws { try DemoClient().call("Foreground") }
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        func run() async throws { try target.client().foreground() }
     }
 
     struct Quit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Quit the app; --force is the user's force quit, which discards saved state.")
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Force quit: discard the saved state, as iOS does.") var force = false
-        func run() async throws { try DemoClient().quit(force: force) }
+        func run() async throws { try target.client().quit(force: force) }
     }
 
     struct Screen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Draw the current screen as text.")
-        func run() async throws { print(try DemoClient().screen(), terminator: "") }
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        func run() async throws { print(try target.client().screen(), terminator: "") }
     }
 
     struct State: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the app's restoration state.")
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Print the state as JSON (the contract's keys).") var json = false
         func run() async throws {
-            let text = try DemoClient().state()
+            let text = try target.client().state()
             if json {
                 print(text)
                 return
@@ -86,12 +205,15 @@ extension AppCommand {
         static let configuration = CommandConfiguration(
             commandName: "wait-ready",
             abstract: "Wait until the running instance has finished launching (and restoring).")
+        @OptionGroup var option: AppOption
+        @ParentCommand var parent: AppCommand
+        var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Option(parsing: .unconditional, help: "Give up after this many seconds.") var timeout: Double = 30
         func validate() throws {
             try validateTimeout(timeout)
         }
         func run() async throws {
-            let invocation = try DemoClient.waitReady(timeout: .milliseconds(Int64(timeout * 1000)))
+            let invocation = try AppCLIClient.waitReady(try target.target(), timeout: .milliseconds(Int64(timeout * 1000)))
             print("ready (invocation \(invocation))")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScenarioKit
 import RelaunchContract
 import RestorationKit
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScenarioKit
 import JournalReview
 import RelaunchContract
 
@@ -33,7 +34,13 @@ struct JournalCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read the journal files in DIR instead of the live journal.", valueName: "dir"))
     var directory: String?
 
+    @Option(help: ArgumentHelp("Only the incidents of this app id.", valueName: "app"))
+    var app: String?
+
     func validate() throws {
+        if let app, !AppIDSyntax.isValid(app) {
+            throw ValidationError("--app \(Echo.quoted(app)) is not an app id: \(AppIDSyntax.acceptedForm)")
+        }
         if let since, TimeSpec.parse(since, now: realtimeMicroseconds()) == nil {
             throw ValidationError("cannot read --since \(Echo.quoted(since)); use @EPOCH, -10min, -30s, -2h, -1d or 'YYYY-MM-DD HH:MM:SS'")
         }
@@ -48,32 +55,34 @@ struct JournalCommand: AsyncParsableCommand {
     func run() async throws {
         let sinceUSec = since.flatMap { TimeSpec.parse($0, now: realtimeMicroseconds()) }
         if json {
-            try Self.printJSON(directory: directory, sinceUSec: sinceUSec)
+            try Self.printJSON(directory: directory, sinceUSec: sinceUSec, app: app)
         } else {
-            try Self.printText(directory: directory, sinceUSec: sinceUSec, since: since)
+            try Self.printText(directory: directory, sinceUSec: sinceUSec, since: since, app: app)
         }
     }
 
     /// Each incident's block as soon as it is complete, then the summary line.
-    private static func printText(directory: String?, sinceUSec: UInt64?, since: String?) throws(CLIError) {
+    private static func printText(directory: String?, sinceUSec: UInt64?, since: String?, app: String?) throws(CLIError) {
         var summary = TimelineSummary()
         try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+            guard app == nil || incident.app == app else { return }
             summary.add(incident)
             print(TimelineRenderer.text(incident, number: summary.incidents), terminator: "")
         }
         if summary.incidents == 0 {
-            print("no permission changes in the journal" + (since.map { " since \($0)" } ?? ""))
+            print("no permission changes in the journal" + (app.map { " for \($0)" } ?? "") + (since.map { " since \($0)" } ?? ""))
         }
         print(TimelineRenderer.summaryLine(summary))
     }
 
     /// The report as JSON, written an incident at a time.
-    private static func printJSON(directory: String?, sinceUSec: UInt64?) throws(CLIError) {
+    private static func printJSON(directory: String?, sinceUSec: UInt64?, app: String?) throws(CLIError) {
         var summary = TimelineSummary()
         var writer = TimelineJSONWriter()
         var out: [UInt8] = []
         writer.begin(into: &out)
         try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+            guard app == nil || incident.app == app else { return }
             summary.add(incident)
             writer.add(incident, into: &out)
             if out.count >= 1 << 16 {

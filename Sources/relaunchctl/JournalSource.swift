@@ -1,4 +1,5 @@
 import JournalReview
+import ScenarioKit
 import Systemd
 
 /// Reads the timeline from the live journal or an exported folder, an incident at a time.

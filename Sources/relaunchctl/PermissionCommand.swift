@@ -1,4 +1,6 @@
 import ArgumentParser
+import ScenarioKit
+import RelaunchBus
 import RelaunchContract
 
 /// `relaunchctl permission …`: read and change app permissions in permissiond.
@@ -44,7 +46,7 @@ extension PermissionCommand {
         var json = false
 
         func run() async throws {
-            let client = try PermissionsClient()
+            let client = try PermissionsCLIClient()
             let apps = try app.map { [$0] } ?? client.listApps()
             var table: [(String, [String: String])] = []
             for app in apps {
@@ -52,16 +54,18 @@ extension PermissionCommand {
             }
             if json {
                 let members = table.map { app, states in
-                    "\(jsonString(app)): {" + Permission.allCases.map {
-                        "\(jsonString($0.rawValue)): \(jsonString(states[$0.rawValue] ?? "not-determined"))"
+                    "\(jsonString(app)): {" + Permission.allCases.filter { states[$0.rawValue] != nil }.map {
+                        "\(jsonString($0.rawValue)): \(jsonString(states[$0.rawValue]!))"
                     }.joined(separator: ", ") + "}"
                 }
                 print("{" + members.joined(separator: ", ") + "}")
                 return
             }
             for (app, states) in table {
+                // The permissions the app uses (its registration's Permissions=), in the usual order.
                 for permission in Permission.allCases {
-                    print(pad(app, 16) + pad(permission.rawValue, 12) + (states[permission.rawValue] ?? "not-determined"))
+                    guard let state = states[permission.rawValue] else { continue }
+                    print(pad(app, 16) + pad(permission.rawValue, 12) + state)
                 }
             }
         }
@@ -74,7 +78,7 @@ extension PermissionCommand {
         @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
 
         func run() async throws {
-            print(try PermissionsClient().get(app: app, permission: permission.rawValue))
+            print(try PermissionsCLIClient().get(app: app, permission: permission.rawValue))
         }
     }
 
@@ -88,12 +92,12 @@ extension PermissionCommand {
         var state: PermissionState
 
         func run() async throws {
-            let client = try PermissionsClient()
+            let client = try PermissionsCLIClient()
             let old = try client.get(app: app, permission: permission.rawValue)
             let before = try client.lastKill(app: app)
             try client.set(app: app, permission: permission.rawValue, state: state.rawValue)
             let after = try client.lastKill(app: app)
-            let killed = after.atUSec != before.atUSec && after.atUSec != 0
+            let killed = after != nil && after?.realtimeMicroseconds != before?.realtimeMicroseconds
             print("\(app) \(permission): \(old) → \(state)" + (killed ? " (app killed; systemd relaunches it)" : ""))
         }
     }
@@ -106,7 +110,7 @@ extension PermissionCommand {
         @Argument(help: "The permission (default: all).", transform: parsePermission) var permission: Permission?
 
         func run() async throws {
-            try PermissionsClient().reset(app: app, permission: permission?.rawValue ?? "")
+            try PermissionsCLIClient().reset(app: app, permission: permission?.rawValue ?? "")
             print("\(app) \(permission?.rawValue ?? "every permission"): not-determined")
         }
     }

@@ -1,13 +1,15 @@
 import ArgumentParser
+import ScenarioKit
 import RelaunchContract
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.
 struct Relaunchctl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relaunchctl",
-        abstract: "Toggle app permissions, drive the check-in demo and review relaunches.",
+        abstract: "Toggle app permissions, drive registered apps and review relaunches.",
         discussion: """
-        Talks to permissiond (org.relaunch.Permissions1) and checkin-demo (org.relaunch.CheckInDemo1)         on the system bus, and reads the journal.
+        Talks to permissiond (org.relaunch.Permissions1) and the registered apps (org.relaunch.App1) \
+        on the system bus, and reads the journal.
 
         A scripted permission toggle:
           relaunchctl app tap check-in && relaunchctl app type note "Window seat"

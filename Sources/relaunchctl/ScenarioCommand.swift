@@ -39,9 +39,11 @@ extension ScenarioCommand {
             var passed = 0
             var failed = 0
             let scenarios = try files.map { (file) throws(CLIError) in try loadScenario(file) }
+            let target = try AppTarget.resolve(nil)
             for scenario in scenarios {
                 let start = monotonicMicroseconds()
-                var runner = ScenarioRunner(timeout: .milliseconds(Int64(timeout * 1000)), verbose: verbose)
+                var runner = ScenarioRunner(
+                    timeout: .milliseconds(Int64(timeout * 1000)), verbose: verbose, target: target)
                 do {
                     try runner.play(scenario)
                     passed += 1
@@ -120,11 +122,6 @@ func monotonicMicroseconds() -> UInt64 {
     return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
 }
 
-func realtimeMicroseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
-}
 
 private func elapsed(since start: UInt64) -> String {
     let ms = (monotonicMicroseconds() - start) / 1000

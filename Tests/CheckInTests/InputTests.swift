@@ -1,4 +1,5 @@
 @testable import CheckIn
+import RelaunchApp
 import RelaunchContract
 import RestorationKit
 import Testing

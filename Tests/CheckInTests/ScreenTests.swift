@@ -1,4 +1,5 @@
 @testable import CheckIn
+import RelaunchApp
 import Testing
 
 /// The screen drawn as text.

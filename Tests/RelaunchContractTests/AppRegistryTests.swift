@@ -15,7 +15,7 @@ struct AppRegistryTests {
             [App]
             Unit=checkin-demo.service
             BusName = org.relaunch.CheckInDemo1
-            Permissions=camera photos camera
+            Permissions=camera	photos camera
             KillPolicy=android
             """
         let registration = try AppRegistry.parse(text, app: "checkin-demo", file: "f.conf")

@@ -1,4 +1,5 @@
 import CheckIn
+import RelaunchApp
 import Glibc
 import RelaunchContract
 import RestorationKit
@@ -30,7 +31,13 @@ struct RelaunchctlTests {
 
     @Test("No system bus means unreachable: exit 69 with what to do")
     func unreachable() throws {
-        let environment = ["DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/relaunch-test-bus"]
+        let apps = try TemporaryFolder()
+        let registration = fopen(apps.path + "/checkin-demo.conf", "w")
+        fputs("[App]\nUnit=checkin-demo.service\nBusName=org.relaunch.CheckInDemo1\n", registration)
+        fclose(registration)
+        let environment = [
+            "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/relaunch-test-bus", "RELAUNCH_APPS_D=\(apps.path)",
+        ]
         for arguments in [["permission", "get", "checkin-demo", "camera"], ["app", "screen"]] {
             let result = try Executable.run(arguments, environment: environment)
             #expect(result.status == 69, "\(arguments)")

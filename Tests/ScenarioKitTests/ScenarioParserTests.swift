@@ -96,3 +96,14 @@ struct JSONValueTests {
         #expect(state.value(at: "lifecycle.deeper") == nil)
     }
 }
+
+@Suite("the app step")
+struct AppStepTests {
+    @Test("`app APP` parses to the app to drive; a bad id is refused with its line")
+    func appStep() throws {
+        let scenario = try Scenario.parse("app notes-py\nbackground\n", name: "s")
+        #expect(scenario.steps.map(\.1) == [.app("notes-py"), .background])
+        #expect(throws: (any Error).self) { try Scenario.parse("app Not/An/Id\n", name: "s") }
+        #expect(throws: (any Error).self) { try Scenario.parse("app\n", name: "s") }
+    }
+}

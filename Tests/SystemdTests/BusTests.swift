@@ -193,15 +193,72 @@ struct BusTests {
         try await loop.value
     }
 
-    @Test func interfacesKnowTheirSignatures() {
-        #expect(BusInterface.permissions1.name == "org.relaunch.Permissions1")
-        #expect(BusInterface.permissions1.objectPath == "/org/relaunch/Permissions1")
-        #expect(BusInterface.permissions1.inputSignature(of: "Set") == "sss")
-        #expect(BusInterface.permissions1.outputSignature(of: "List") == "a{ss}")
-        #expect(BusInterface.permissions1.outputSignature(of: "LastKill") == "(sssst)")
-        #expect(BusInterface.checkInDemo1.outputSignature(of: "Ready") == "(bs)")
-        #expect(BusInterface.checkInDemo1.inputSignature(of: "Quit") == "b")
-        #expect(BusInterface.checkInDemo1.outputSignature(of: "Nope") == nil)
+    @Test("handlers per member: each member reaches its own, and handlers out of step with the description are refused")
+    func handlersPerMember() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try BusConnection(address: bus.address)
+        let answer = { (text: String) -> BusDeferringMethodHandler in { (_, _) throws(BusError) -> BusReply? in .string(text) } }
+        let done: BusDeferringMethodHandler = { (_, _) throws(BusError) -> BusReply? in .empty }
+        #expect(throws: BusError.self) {
+            _ = try server.export(.permissions1, handlers: ["Get": answer("x")])  // the others are missing
+        }
+        #expect(throws: BusError.self) {
+            _ = try server.export(.checkInDemo1, handlers: [
+                "Tap": done, "Type": done, "Background": done, "Foreground": done, "Quit": done,
+                "Screen": answer("screen"), "State": answer("{}"), "TestHook": done, "Nope": done,
+                "Ready": { (_, _) throws(BusError) -> BusReply? in BusReply(.structure([.bool(true), .string("")])) },
+            ])  // Nope is no method of it
+        }
+        let object = try server.export(.checkInDemo1, handlers: [
+            "Tap": done, "Type": done, "Background": done, "Foreground": done, "Quit": done,
+            "Screen": answer("the screen"), "State": answer("the state"), "TestHook": done,
+            "Ready": { (_, _) throws(BusError) -> BusReply? in BusReply(.structure([.bool(true), .string("")])) },
+        ])
+        defer { object.cancel() }
+        try server.requestName("org.relaunch.CheckInDemo1")
+        try server.startLoopThread()
+        defer { server.stop() }
+        let client = try BusConnection(address: bus.address)
+        let call = { (member: String) throws(BusError) -> String in
+            try client.call(
+                destination: "org.relaunch.CheckInDemo1", path: "/org/relaunch/CheckInDemo1",
+                interface: "org.relaunch.CheckInDemo1", member: member, timeout: .seconds(5)
+            ).string(at: 0)
+        }
+        #expect(try call("Screen") == "the screen")
+        #expect(try call("State") == "the state")
+    }
+
+    @Test("an exported description introspects with its argument names, signals and signatures")
+    func introspectionShowsTheDescription() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let server = try BusConnection(address: bus.address)
+        let object = try server.export(.permissions1) { (call: BusMethodCall) throws(BusError) -> BusReply in
+            throw .invalidArgs("not in this test")
+        }
+        defer { object.cancel() }
+        try server.requestName("org.relaunch.Permissions1")
+        try server.startLoopThread()
+        defer { server.stop() }
+        let client = try BusConnection(address: bus.address)
+        let xml = try client.call(
+            destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
+            interface: "org.freedesktop.DBus.Introspectable", member: "Introspect", timeout: .seconds(5)
+        ).string(at: 0)
+        #expect(xml.contains(#"<interface name="org.relaunch.Permissions1">"#))
+        #expect(xml.contains(#"<method name="Set">"#))
+        #expect(xml.contains(#"<arg type="s" name="permission" direction="in"/>"#))
+        #expect(xml.contains(#"<arg type="(sssst)" name="kill" direction="out"/>"#))
+        #expect(xml.contains(#"<signal name="Changed">"#))
+        #expect(xml.contains(#"<arg type="b" name="killed"/>"#))
+        // A method the description lacks is refused by sd-bus itself.
+        #expect(throws: BusError.self) {
+            try client.call(
+                destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
+                interface: "org.relaunch.Permissions1", member: "Nope", timeout: .seconds(5))
+        }
     }
 
     @Test func valuesHaveSignatures() {

@@ -1,3 +1,4 @@
+public import RelaunchApp
 public import RestorationKit
 
 /// Launching from saved state, preserving it, and quitting.

@@ -1,3 +1,4 @@
+public import RelaunchApp
 internal import FoundationEssentials
 public import RelaunchContract
 public import RestorationKit

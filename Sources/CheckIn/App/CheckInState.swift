@@ -1,3 +1,4 @@
+public import RelaunchApp
 internal import FoundationEssentials
 internal import RelaunchContract
 internal import RestorationKit

@@ -104,7 +104,7 @@ private struct Parser {
             throw error(.duplicate, number, "unit is set again for \(section.app) (first on line \(first)); keep one")
         }
         guard Self.isServiceName(value) else {
-            throw error(.invalidValue, number, "invalid unit '\(value)'; accepted: a systemd service name such as checkin-demo.service (letters, digits, ':', '-', '_', '.', '@', '\\', ending in .service)")
+            throw error(.invalidValue, number, "invalid unit '\(value)'; accepted: a systemd service name such as myapp.service (letters, digits, ':', '-', '_', '.', '@', '\\', ending in .service)")
         }
         section.keys[key] = number
         units[section.app] = value

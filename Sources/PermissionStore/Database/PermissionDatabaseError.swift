@@ -18,7 +18,7 @@ public struct PermissionDatabaseError: Error, Sendable, Hashable, CustomStringCo
     public var code: Code
     /// The database file.
     public var path: String
-    /// What was being done: "open", "set camera for checkin-demo", ….
+    /// What was being done: "open", "set camera for myapp", ….
     public var operation: String
     /// The underlying SQLite message.
     public var detail: String

@@ -107,6 +107,9 @@ extension PermissionService {
         var lastError = "not tried"
         for delay in delays {
             if delay > .zero { try? await Task.sleep(for: delay) }
+            // When the kill is sent: systemd's entries about the dying process come after it, while
+            // KillUnit's answer may come after them (systemd asks polkit first).
+            let sentAt = now()
             let delivery: KillDelivery
             do {
                 delivery = try await units.kill(unit: pending.unit, instance: pending.invocationID)
@@ -121,7 +124,7 @@ extension PermissionService {
             case .killed:
                 let kill = KillRecord(
                     app: pending.app, unit: pending.unit, permission: pending.permission, old: pending.old,
-                    new: pending.new, invocationID: pending.invocationID, at: now())
+                    new: pending.new, invocationID: pending.invocationID, at: sentAt)
                 do {
                     try database.resolve(pending, killed: kill)
                 } catch {

@@ -80,9 +80,8 @@ public struct PermissionService: Sendable {
     /// Answers one request.
     ///
     /// Reads are answered by ``read(_:)``. Set and Reset are authorized first (``Authorizer``),
-    /// then their app id, permission and state are validated, in that order. Unknown but
-    /// well-formed app ids are accepted everywhere: they hold `not-determined` until set, and are
-    /// never killed. Handle Set and Reset one at a time (permissiond has one writer), so that
+    /// then their app id, permission and state are validated, in that order. An app id must be
+    /// registered, and the permission one the app uses; otherwise InvalidArgs says what is. Handle Set and Reset one at a time (permissiond has one writer), so that
     /// `Changed` signals follow the order of the commits.
     public func handle(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
         do {

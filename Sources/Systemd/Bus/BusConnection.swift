@@ -141,7 +141,7 @@ public final class BusConnection: @unchecked Sendable {
     /// Emits a signal from `path`.
     ///
     /// Example: `emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
-    /// member: "Changed", arguments: ["checkin-demo", "camera", "denied", "allowed", true])`.
+    /// member: "Changed", arguments: ["myapp", "camera", "denied", "allowed", true])`.
     public func emitSignal(path: String, interface: String, member: String, arguments: [BusValue]) throws(BusError) {
         try withBus { (bus) throws(BusError) in
             var message: OpaquePointer?

@@ -185,6 +185,32 @@ extension BusConnection {
         try export(interface, at: path) { (call, _) throws(BusError) -> BusReply? in try handler(call) }
     }
 
+    /// Exports `interface` at `path` with one handler per method, each of which may answer later.
+    ///
+    /// - Throws: ``BusError`` `InvalidArgs` when a method of the description has no handler or a
+    ///   handler names no method (a server out of step with its interface), before anything is exported.
+    public func export(
+        _ interface: BusInterface, at path: String? = nil,
+        resolvingSenderUID: @escaping @Sendable (String) -> Bool = { _ in true },
+        handlers: [String: BusDeferringMethodHandler]
+    ) throws(BusError) -> BusObject {
+        let methods = Set(interface.methods.map(\.name))
+        let missing = methods.subtracting(handlers.keys).sorted()
+        let extra = Set(handlers.keys).subtracting(methods).sorted()
+        guard missing.isEmpty, extra.isEmpty else {
+            throw .invalidArgs(
+                "the handlers of \(interface.name) do not match its description: "
+                    + "missing \(missing.joined(separator: ", ")), unknown \(extra.joined(separator: ", "))")
+        }
+        return try export(interface, at: path, resolvingSenderUID: resolvingSenderUID) {
+            (call, pending) throws(BusError) -> BusReply? in
+            guard let handler = handlers[call.member] else {
+                throw .failed(name: BusError.unknownMethodName, "\(interface.name) has no method \(call.member)")
+            }
+            return try handler(call, pending)
+        }
+    }
+
     /// Exports `interface` at `path` with a handler that may answer later (``BusPendingReply``).
     ///
     /// - Parameters:
@@ -206,7 +232,11 @@ extension BusConnection {
         ).toOpaque()
         let slot = try withBus { (bus) throws(BusError) -> OpaquePointer in
             var slot: OpaquePointer?
-            let result = csdbus_add_object(bus, &slot, path, interface.raw, exportDispatch, exportRelease, context)
+            let result = interface.withMembers { members in
+                csdbus_add_object(
+                    bus, &slot, path, interface.name, members.baseAddress, members.count, exportDispatch,
+                    exportRelease, context)
+            }
             if result < 0 { throw BusError(errno: -result, operation: "export \(interface.name) at \(path)") }
             return slot!
         }
@@ -299,4 +329,56 @@ private let exportDispatch: csdbus_dispatch_fn = { message, context, errorOut in
 
 private let exportRelease: csdbus_release_fn = { context in
     Unmanaged<ExportContext>.fromOpaque(context!).release()
+}
+
+extension BusInterface {
+    /// Calls `body` with the description as CSDBus takes it; the C strings live for the call only
+    /// (CSDBus copies them).
+    fileprivate func withMembers<R>(_ body: (UnsafeBufferPointer<csdbus_member>) -> R) -> R {
+        // Every string the members point at, kept alive in one place until `body` returns.
+        var storage: [[CChar]] = []
+        var rows: [(kind: CChar, member: Int, signature: Int, result: Int, names: Int, length: Int)] = []
+        func keep(_ bytes: [CChar]) -> Int {
+            storage.append(bytes)
+            return storage.count - 1
+        }
+        func names(_ arguments: [Argument]) -> [CChar] {
+            arguments.isEmpty ? [0] : arguments.flatMap { Array($0.name.utf8CString) }  // each NUL-terminated
+        }
+        func length(_ arguments: [Argument]) -> Int {
+            arguments.reduce(0) { $0 + $1.name.utf8.count + 1 }
+        }
+        for method in methods {
+            rows.append((
+                CChar(UInt8(ascii: "M")), keep(Array(method.name.utf8CString)), keep(Array(method.inputSignature.utf8CString)),
+                keep(Array(method.outputSignature.utf8CString)), keep(names(method.inputs + method.outputs)),
+                length(method.inputs + method.outputs)
+            ))
+        }
+        for signal in signals {
+            rows.append((
+                CChar(UInt8(ascii: "S")), keep(Array(signal.name.utf8CString)), keep(Array(signal.signature.utf8CString)),
+                keep([0]), keep(names(signal.arguments)), length(signal.arguments)
+            ))
+        }
+        return withPointers(storage[...]) { pointers in
+            let members = rows.map { row in
+                csdbus_member(
+                    kind: row.kind, member: pointers[row.member], signature: pointers[row.signature],
+                    result: pointers[row.result], names: pointers[row.names], names_length: row.length)
+            }
+            return members.withUnsafeBufferPointer(body)
+        }
+    }
+}
+
+/// Calls `body` with a stable pointer to each array of `arrays`, valid for the call.
+private func withPointers<R>(
+    _ arrays: ArraySlice<[CChar]>, _ pointers: [UnsafePointer<CChar>] = [],
+    _ body: ([UnsafePointer<CChar>]) -> R
+) -> R {
+    guard let first = arrays.first else { return body(pointers) }
+    return first.withUnsafeBufferPointer { buffer in
+        withPointers(arrays.dropFirst(), pointers + [buffer.baseAddress!], body)
+    }
 }

@@ -82,7 +82,12 @@ public indirect enum BusValue: Sendable, Hashable {
         }
     }
 
-    /// The value of a `b`.
+    /// The fields of a struct, or nil.
+    public var structureValue: [BusValue]? {
+        if case .structure(let fields) = self { fields } else { nil }
+    }
+
+    /// The value of a `b`, or nil.
     public var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }

@@ -62,6 +62,16 @@ public struct BusValues: Sendable, Hashable, RandomAccessCollection, Expressible
         try read(index, "ay") { $0.bytesValue }
     }
 
+    /// The `o` at `index`.
+    public func objectPath(at index: Int) throws(BusError) -> String {
+        try read(index, "o") { if case .objectPath(let path) = $0 { path } else { nil } }
+    }
+
+    /// The elements of the array at `index`, whatever their type (e.g. `a(sss)`).
+    public func array(at index: Int) throws(BusError) -> [BusValue] {
+        try read(index, "a…") { if case .array(_, let elements) = $0 { elements } else { nil } }
+    }
+
     /// The fields of the struct at `index`, e.g. `(bs)`, as values to read in turn.
     public func structure(at index: Int) throws(BusError) -> BusValues {
         try read(index, "(…)") { if case .structure(let fields) = $0 { BusValues(fields) } else { nil } }

@@ -6,7 +6,7 @@ import Glibc
 
 /// What systemd reports about a unit (from `org.freedesktop.systemd1.Unit` and `.Service`).
 public struct UnitStatus: Sendable, Hashable {
-    /// The unit's name, e.g. `checkin-demo.service`.
+    /// The unit's name, e.g. `myapp.service`.
     public var name: String
     /// `active`, `reloading`, `inactive`, `failed`, `activating`, `deactivating`.
     public var activeState: String
@@ -65,6 +65,90 @@ public struct SystemdManager: Sendable {
     /// Sends `signal` to the unit's processes (`KillUnit`); `whom` is `main`, `control` or `all`.
     public func killUnit(_ unit: String, whom: String = "main", signal: Int32 = 9) throws(BusError) {
         try callManager("KillUnit", [.string(unit), .string(whom), .int32(signal)])
+    }
+
+    /// Queues a start, stop or restart of `unit` (`StartUnit`, `StopUnit`, `RestartUnit` with mode
+    /// `replace`) and waits until that job is done, as `systemctl start|stop|restart` does.
+    ///
+    /// - Throws: ``BusError``: systemd refused, or the job outlived `timeout`.
+    public func run(_ verb: UnitVerb, _ unit: String, timeout: Duration) throws(BusError) {
+        let job = try callManager(verb.member, [.string(unit), .string("replace")]).objectPath(at: 0)
+        try waitForJob(job, timeout: timeout, what: "\(verb.member) \(unit)")
+    }
+
+    /// What ``run(_:_:timeout:)`` does to a unit.
+    public enum UnitVerb: Sendable {
+        case start, stop, restart
+
+        var member: String {
+            switch self {
+            case .start: "StartUnit"
+            case .stop: "StopUnit"
+            case .restart: "RestartUnit"
+            }
+        }
+    }
+
+    /// Waits until the job object at `path` is gone (the job finished, whatever its result).
+    func waitForJob(_ path: String, timeout: Duration, what: String) throws(BusError) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            do throws(BusError) {
+                _ = try property(path, "org.freedesktop.systemd1.Job", "State")
+            } catch {
+                if error.name == BusError.unknownObjectName || error.name == "org.freedesktop.DBus.Error.UnknownMethod"
+                    || error.name == "org.freedesktop.systemd1.NoSuchJob"
+                {
+                    return
+                }
+                throw error
+            }
+            guard ContinuousClock.now < deadline else {
+                throw BusError(name: BusError.noReplyName, message: "\(what) did not finish within \(timeout)")
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+    }
+
+    /// `systemctl daemon-reload` (`Reload`): systemd reads unit files and drop-ins again.
+    public func reload() throws(BusError) {
+        try connection.call(
+            destination: Self.destination, path: Self.path, interface: Self.managerInterface, member: "Reload",
+            timeout: .seconds(90))
+    }
+
+    /// `systemctl reset-failed UNIT` (`ResetFailedUnit`); a unit that is not loaded is fine.
+    public func resetFailed(_ unit: String) throws(BusError) {
+        do throws(BusError) {
+            try callManager("ResetFailedUnit", [.string(unit)])
+        } catch where error.name == Self.noSuchUnitErrorName {
+        }
+    }
+
+    /// A property of the unit as `systemctl show -P NAME` prints it: strings as they are, numbers
+    /// in decimal, booleans as yes/no; looked up on the Unit interface, then the Service interface.
+    public func propertyText(_ unit: String, _ name: String) throws(BusError) -> String {
+        let path = Self.unitObjectPath(unit)
+        var value: BusValue
+        do throws(BusError) {
+            value = try property(path, "org.freedesktop.systemd1.Unit", name)
+        } catch {
+            value = try property(path, "org.freedesktop.systemd1.Service", name)
+        }
+        switch value {
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .string(let text), .objectPath(let text), .signature(let text): return text
+        case .array(_, let elements) where elements.allSatisfy({ $0.signature == "y" }):
+            return Self.hex(value.bytesValue ?? [])
+        case .array(_, let elements) where elements.allSatisfy({ $0.signature == "s" }):
+            return elements.compactMap(\.stringValue).joined(separator: " ")
+        default:
+            if let number = value.uint64Value { return String(number) }
+            if case .int32(let number) = value { return String(number) }
+            if case .int64(let number) = value { return String(number) }
+            return "\(value)"
+        }
     }
 
     /// The unit's state, or nil when systemd has not loaded it (never started since boot, or gone).

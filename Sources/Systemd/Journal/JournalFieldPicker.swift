@@ -14,7 +14,7 @@ import Glibc
 /// var picker = JournalFieldPicker(["MESSAGE_ID", "UNIT"])
 /// while try reader.next() {
 ///     try reader.pick(&picker)
-///     if picker.value(of: 1) == "checkin-demo.service" { … }
+///     if picker.value(of: 1) == "myapp.service" { … }
 /// }
 /// ```
 public struct JournalFieldPicker: Sendable {

@@ -9,7 +9,7 @@ import Glibc
 /// Not thread-safe (like `sd_journal`): use one reader from one thread at a time.
 /// ```swift
 /// let reader = try JournalReader(directory: "/tmp/journal")   // or JournalReader()
-/// try reader.addMatch("SYSLOG_IDENTIFIER", "checkin-demo")
+/// try reader.addMatch("SYSLOG_IDENTIFIER", "myapp")
 /// try reader.seek(realtimeMicroseconds: since)
 /// while let entry = try reader.nextEntry() { print(entry.message ?? "") }
 /// ```

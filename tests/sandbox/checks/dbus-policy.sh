@@ -9,8 +9,8 @@ check_policy_anyone_may_read() {
         org.relaunch.Permissions1 Get ss checkin-demo camera
     expect_exit 0 as_nobody busctl introspect org.relaunch.Permissions1 /org/relaunch/Permissions1
     wait_until 20 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
-    expect_exit 0 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 \
-        org.relaunch.CheckInDemo1 Screen
+    expect_exit 0 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/App1 \
+        org.relaunch.App1 Screen
 }
 
 check_policy_only_root_may_change() {
@@ -20,8 +20,8 @@ check_policy_only_root_may_change() {
     expect_exit 1 as_nobody busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 \
         org.relaunch.Permissions1 Reset ss checkin-demo camera
     assert_contains "$EXPECT_OUTPUT" "Access denied" "Reset by uid 65534"
-    expect_exit 1 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 \
-        org.relaunch.CheckInDemo1 Tap s check-in
+    expect_exit 1 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/App1 \
+        org.relaunch.App1 Tap s check-in
     assert_contains "$EXPECT_OUTPUT" "Access denied" "Tap by uid 65534"
 }
 

@@ -226,24 +226,6 @@ check_permissiond_set_same_state_changes_nothing() {
     ! pd_entry_has "$cursor" "$PD_CHANGED_ID" "APP_ID=$PD_APP" "PERMISSION=photos" || fail "a no-op Set was logged"
 }
 
-check_permissiond_set_on_a_stopped_app_stores_without_killing() {
-    pd_app_ready
-    local old new cursor kill_before
-    kill_before=$(pd_call LastKill s "$PD_APP")
-    in_sandbox systemctl stop "$PD_UNIT"
-    trap 'in_sandbox systemctl start --no-block "$PD_UNIT" || true' EXIT
-    old=$(pd_get "$PD_APP" microphone)
-    new=$(pd_other "$old")
-    cursor=$(pd_cursor)
-    pd_call Set sss "$PD_APP" microphone "$new"
-    assert_eq "$new" "$(pd_get "$PD_APP" microphone)" "Get after Set on a stopped app"
-    pd_expect_no_kill "$cursor" microphone "$new" "$kill_before"
-    assert_eq inactive "$(in_sandbox systemctl is-active "$PD_UNIT" || true)" "the stopped app's state"
-    in_sandbox systemctl start "$PD_UNIT"
-    trap - EXIT
-    pd_app_ready
-}
-
 check_permissiond_location_does_not_kill_under_ios() {
     pd_app_ready
     local new kill cursor

@@ -91,7 +91,7 @@ check_relaunchctl_kill_during_restore_is_not_a_crash() {
     in_sandbox relaunchctl app tap check-in
     in_sandbox relaunchctl app type note "kept through two kills"
     in_sandbox relaunchctl app background
-    in_sandbox busctl call org.relaunch.CheckInDemo1 /org/relaunch/CheckInDemo1 org.relaunch.CheckInDemo1 \
+    in_sandbox busctl call org.relaunch.CheckInDemo1 /org/relaunch/App1 org.relaunch.App1 \
         TestHook s stall-next-restore
     since=$(date +%s.%N)
     in_sandbox relaunchctl permission set checkin-demo camera allowed >/dev/null

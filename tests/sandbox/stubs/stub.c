@@ -1,7 +1,7 @@
 /* Stand-ins for checkin-demo and permissiond, so the sandbox, the units and the D-Bus policies can be
  * tested before (or without) a Swift build. One source, two behaviours chosen by the program's name:
  *
- *   checkin-demo  READY=1, then WATCHDOG=1 at half the watchdog interval; owns org.relaunch.CheckInDemo1
+ *   checkin-demo  READY=1, then WATCHDOG=1 at half the watchdog interval; owns org.relaunch.CheckInDemo1 and serves a little of org.relaunch.App1
  *                 after READY (as the real app does) with Screen/State/Ready (anyone) and Tap (root, by
  *                 the bus policy).
  *   permissiond   owns org.relaunch.Permissions1 with Get (anyone) and Set (root, by the bus policy);
@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
     if ((r = sd_bus_open_system(&bus)) < 0) return die("sd_bus_open_system", r);
     if ((r = sd_bus_attach_event(bus, event, 0)) < 0) return die("sd_bus_attach_event", r);
     if (demo) {
-        r = sd_bus_add_object_vtable(bus, NULL, "/org/relaunch/CheckInDemo1", "org.relaunch.CheckInDemo1", demo_vtable, NULL);
+        r = sd_bus_add_object_vtable(bus, NULL, "/org/relaunch/App1", "org.relaunch.App1", demo_vtable, NULL);
         if (r < 0) return die("add vtable", r);
         sd_journal_send("MESSAGE=stub checkin-demo launched", "MESSAGE_ID=0c3ece682843457296ab0da296a09171",
                         "LAUNCH_OUTCOME=fresh", "BUILD_NUMBER=0", NULL);

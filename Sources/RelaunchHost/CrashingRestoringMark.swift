@@ -39,7 +39,7 @@ final class CrashingRestoringMark: RestoringMarkStore {
         if stallFlag.exists() {
             try stallFlag.remove()
             // Stderr reaches the journal: the test waits for this line before changing a permission.
-            let line = Array("checkin-demo: test hook: stalling while restoring (the restoring mark is set)\n".utf8)
+            let line = Array("test hook: stalling while restoring (the restoring mark is set)\n".utf8)
             _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             while true { pause() }
         }

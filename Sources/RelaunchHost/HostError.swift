@@ -1,5 +1,5 @@
-/// A failure that ends checkin-demo: what failed and what to do.
-struct DemoError: Error, Sendable, CustomStringConvertible {
+/// A failure that ends a hosted app: what failed and what to do.
+struct HostError: Error, Sendable, CustomStringConvertible {
     /// Which part failed.
     enum Code: Sendable {
         /// A bad command line (exit 2).

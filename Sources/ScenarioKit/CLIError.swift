@@ -3,31 +3,31 @@ import Glibc
 #endif
 
 /// A failure the user sees: one line saying what failed and what to do, and the exit code.
-struct CLIError: Error, CustomStringConvertible {
+package struct CLIError: Error, CustomStringConvertible {
     /// The contract's exit codes.
-    enum Code: Int32 {
+    package enum Code: Int32 {
         case failed = 1
         case usage = 2
         case unavailable = 69
         case notAuthorized = 77
     }
 
-    var code: Code
-    var message: String
+    package var code: Code
+    package var message: String
 
-    init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    var description: String { message }
+    package var description: String { message }
 
-    static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
-    static func failed(_ message: String) -> CLIError { CLIError(.failed, message) }
+    package static func usage(_ message: String) -> CLIError { CLIError(.usage, message) }
+    package static func failed(_ message: String) -> CLIError { CLIError(.failed, message) }
 }
 
 /// Writes "relaunchctl: message" to standard error.
-func printError(_ message: String) {
+package func printError(_ message: String) {
     // One error, one line: a usage text keeps its lines, anything else is folded onto one.
     let folded = message.hasPrefix("OVERVIEW:") ? message : String(message.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     var line = "relaunchctl: " + folded
@@ -42,7 +42,12 @@ func printError(_ message: String) {
     }
 }
 
-func exit(_ status: Int32) -> Never {
+package func exit(_ status: Int32) -> Never {
     fflush(nil)
     Glibc.exit(status)
+}
+
+/// The text of the current `errno`, for messages.
+package func errnoText() -> String {
+    String(cString: strerror(errno))
 }

@@ -32,7 +32,7 @@ public struct LastExit: Equatable, Sendable {
     }
 }
 
-/// What `CheckInApp.preserve()` produced.
+/// What an app's `preserve()` produced.
 public struct Preservation: Equatable, Sendable {
     /// The archive's bytes, to write with `ArchiveFile.write` (and keep in the fd store).
     public var bytes: [UInt8]
@@ -45,11 +45,19 @@ public struct Preservation: Equatable, Sendable {
 
     /// The duration in whole microseconds (DURATION_USEC).
     public var durationMicroseconds: Int64 { duration.microseconds }
+
+    /// Creates a preservation's result.
+    public init(bytes: [UInt8], generation: UInt64, duration: Duration, warning: String?) {
+        self.bytes = bytes
+        self.generation = generation
+        self.duration = duration
+        self.warning = warning
+    }
 }
 
 extension Duration {
     /// Whole microseconds, as the journal's DURATION_USEC fields want them.
-    var microseconds: Int64 {
+    public var microseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }

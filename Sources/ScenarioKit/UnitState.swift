@@ -1,16 +1,16 @@
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What systemd says about a unit right now, from its D-Bus API (the Systemd layer's `unitStatus`).
-struct UnitState {
-    var invocationID: String
-    var mainPID: String
+package struct UnitState {
+    package var invocationID: String
+    package var mainPID: String
 
     /// Reads the unit's properties; a unit systemd has not loaded reads as not running.
-    static func read(_ unit: String) throws(CLIError) -> UnitState {
+    package static func read(_ unit: String) throws(CLIError) -> UnitState {
         let manager = SystemdManager(connection: try systemBus())
         do {
             guard let status = try manager.unitStatus(unit) else { return UnitState(invocationID: "", mainPID: "0") }
@@ -21,7 +21,7 @@ struct UnitState {
     }
 
     /// Whether `pid` names a live process (not a zombie waiting to be reaped).
-    static func isAlive(pid: String) -> Bool {
+    package static func isAlive(pid: String) -> Bool {
         guard let number = Int32(pid), number > 0 else { return false }
         guard let file = fopen("/proc/\(number)/stat", "r") else { return false }
         defer { fclose(file) }
@@ -35,26 +35,29 @@ struct UnitState {
     }
 }
 
-/// Counts journal entries with `journalctl`, for scenario expectations.
-enum JournalQuery {
+/// Counts journal entries through sd-journal (the Systemd layer), for scenario expectations.
+package enum JournalQuery {
     /// How many entries since `sinceUSec` match every FIELD=VALUE in `matches`.
-    static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
-        let since = "@\(sinceUSec / 1_000_000).\(String(sinceUSec % 1_000_000).leftPadded(6))"
-        let result = try Subprocess.run(["journalctl", "--no-pager", "-q", "-o", "cat", "--output-fields=MESSAGE_ID",
-                                         "--since", since] + matches)
-        guard result.status == 0 else { throw .failed("journalctl exited \(result.status)") }
-        return result.output.split(separator: "\n").count
+    package static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
+        do throws(SystemdError) {
+            let reader = try JournalReader(flags: [.localOnly])
+            for match in matches {
+                guard let equals = match.firstIndex(of: "=") else { continue }
+                try reader.addMatch(String(match[..<equals]), String(match[match.index(after: equals)...]))
+            }
+            try reader.seek(realtimeMicroseconds: sinceUSec)
+            var count = 0
+            while try reader.next() { count += 1 }
+            return count
+        } catch {
+            throw .failed("cannot read the journal: \(error)")
+        }
     }
 }
 
-extension String {
-    func leftPadded(_ width: Int, with pad: Character = "0") -> String {
-        count >= width ? self : String(repeating: pad, count: width - count) + self
-    }
-
-    /// The string without leading and trailing blanks and newlines.
-    var trimmed: String {
-        let blanks: Set<Character> = [" ", "\t", "\n", "\r"]
-        return String(drop { blanks.contains($0) }.reversed().drop { blanks.contains($0) }.reversed())
-    }
+/// CLOCK_REALTIME in microseconds since the Unix epoch.
+package func realtimeMicroseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec / 1000)
 }

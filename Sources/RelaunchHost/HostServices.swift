@@ -1,14 +1,15 @@
+internal import RelaunchApp
 internal import Logging
 internal import RelaunchContract
 internal import ServiceLifecycle
-internal import Synchronization
 internal import Systemd
+internal import RelaunchBus
 internal import Synchronization
 
 /// The app itself: runs until a quit asks to exit or a graceful shutdown (SIGTERM, SIGINT) comes,
 /// then preserves if in the background and says STOPPING=1.
-struct AppService: Service {
-    let host: AppHost
+struct AppService<App: HostableApp>: Service {
+    let host: AppHost<App>
 
     func run() async {
         var quit = false
@@ -20,15 +21,15 @@ struct AppService: Service {
     }
 }
 
-/// Serves `org.relaunch.CheckInDemo1` (launching has finished and READY=1 was sent before this
+/// Serves `org.relaunch.App1` on the app's bus name (launching has finished and READY=1 was sent before this
 /// runs), follows permissiond (its `Changed` signal and its name owner), and pings systemd's
 /// watchdog from the loop that serves calls, so a hung handler or loop gets the app aborted.
 /// Connects again when the bus goes away.
-struct BusService: Service {
+struct BusService<App: HostableApp>: Service {
     /// The connection the launch used; served first (nil: no bus at launch, try to connect).
     let connection: BusConnection?
-    let interface: DemoBusInterface
-    let host: AppHost
+    let interface: App1Server<App>
+    let host: AppHost<App>
     let notifier: ServiceNotifier
     let logger: Logger
 
@@ -51,20 +52,29 @@ struct BusService: Service {
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, _ in
-                let object = try connection.export(.checkInDemo1, at: BusNames.CheckInDemo.object) {
-                    (call, pending) throws(BusError) -> BusReply? in
-                    guard DemoBusInterface.inputMembers.contains(call.member), !call.isFromRoot else {
-                        return try interface.handle(call)
+                let answer: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
+                    try interface.handle(call)
+                }
+                // Input: root at once; anyone else once polkit says yes (asked off the bus thread).
+                let drive: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
+                    guard !call.isFromRoot else { return try interface.handle(call) }
+                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in
+                        try interface.handle(call, authorized: true)
                     }
-                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in try interface.handle(call, authorized: true) }
                     return nil
                 }
+                let object = try connection.export(
+                    .app1, at: BusInterface.app1ObjectPath,
+                    handlers: [
+                        "Ready": answer, "State": answer, "Screen": answer, "Elements": answer, "TestHook": answer,
+                        "Tap": drive, "Type": drive, "Background": drive, "Foreground": drive, "Quit": drive,
+                    ])
                 let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
                 do {
-                    try connection.requestName(BusNames.CheckInDemo.service)
+                    try connection.requestName(host.configuration.busName)
                 } catch {
-                    throw DemoError(.bus, "could not take the bus name \(BusNames.CheckInDemo.service): \(error); "
-                        + "check the D-Bus policy (systemd/dbus/org.relaunch.CheckInDemo1.conf) allows this user to own it")
+                    throw HostError(.bus, "could not take the bus name \(host.configuration.busName): \(error); "
+                        + "check that the app's D-Bus policy (systemd/dbus/) allows this user to own it")
                 }
                 return [object, follower]
             }
@@ -76,17 +86,20 @@ struct BusService: Service {
 /// and reads them again whenever permissiond's name gets an owner (it was down at launch, or
 /// restarted) and right after subscribing (nothing missed between launch and now).
 enum PermissionFollower {
-    static func follow(on connection: BusConnection, host: AppHost, logger: Logger) throws(BusError) -> [BusSubscription] {
-        let app = CheckInDemoApp.appID
+    static func follow<App: HostableApp>(
+        on connection: BusConnection, host: AppHost<App>, logger: Logger
+    ) throws(BusError) -> [BusSubscription] {
+        let app = host.configuration.appID
         let changed = try connection.subscribe(
             BusMatchRule(
                 path: BusNames.Permissions.object, interface: BusNames.Permissions.interface, member: "Changed")
         ) { signal in
             guard let changedApp = try? signal.arguments.string(at: 0), changedApp == app,
-                let permission = try? signal.arguments.string(at: 1), permission == Permission.camera.rawValue,
+                let name = try? signal.arguments.string(at: 1), let permission = Permission(rawValue: name),
+                App.permissions.contains(permission),
                 let raw = try? signal.arguments.string(at: 3), let state = PermissionState(rawValue: raw)
             else { return }
-            host.updateCamera(state, because: "permissiond said it changed")
+            host.updatePermission(permission, to: state, because: "permissiond said it changed")
         }
         let owner = try connection.subscribe(
             BusMatchRule(
@@ -102,16 +115,21 @@ enum PermissionFollower {
         return [changed, owner]
     }
 
-    /// Asks permissiond for the camera on a thread of its own (never the loop thread, whose
-    /// connection the answer comes in on) and applies the answer.
-    private static func reread(on connection: BusConnection, host: AppHost, logger: Logger, why: String) {
+    /// Asks permissiond for the app's permissions on a thread of its own (never the loop thread,
+    /// whose connection the answer comes in on) and applies the answer.
+    private static func reread<App: HostableApp>(
+        on connection: BusConnection, host: AppHost<App>, logger: Logger, why: String
+    ) {
         do {
             try spawnDetachedThread {
                 do throws(BusError) {
-                    let state = try PermissionClient(connection: connection, app: CheckInDemoApp.appID).state(of: .camera)
-                    host.updateCamera(state, because: why)
+                    let listed = try PermissionsClient(bus: connection, timeout: .seconds(5)).list(app: host.configuration.appID)
+                    for permission in App.permissions {
+                        guard let state = listed[permission.rawValue].flatMap(PermissionState.init(rawValue:)) else { continue }
+                        host.updatePermission(permission, to: state, because: why)
+                    }
                 } catch {
-                    logger.notice("could not read the camera permission (\(why)); the next Changed or restart of permissiond corrects it", metadata: [
+                    logger.notice("could not read the app's permissions (\(why)); the next Changed or restart of permissiond corrects it", metadata: [
                         "ERROR": "\(error)",
                     ])
                 }

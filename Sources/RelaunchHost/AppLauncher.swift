@@ -1,21 +1,28 @@
-internal import CheckIn
+internal import RelaunchApp
 internal import Logging
 internal import RelaunchContract
 internal import RestorationKit
 internal import Systemd
+internal import RelaunchBus
 
-/// The launch: asks permissiond about the camera and the last kill, gathers the saved state, lets the
-/// engine restore (or not), carries out what it asks, and logs the contract's launch events.
-struct AppLauncher {
-    let configuration: DemoConfiguration
+/// The launch: asks permissiond about the app's permissions and the last kill, gathers the saved
+/// state, lets the engine restore (or not), carries out what it asks, and logs the contract's launch
+/// events.
+struct AppLauncher<App: HostableApp> {
+    let configuration: HostConfiguration
     let savedState: SavedState
     /// nil when the system bus cannot be reached.
-    let permissions: PermissionClient?
+    let permissions: PermissionsClient?
+    /// The app id permissiond knows this app by.
+    let appID: String
     let logger: Logger
 
     /// Creates and launches the app; on return it is restored (or fresh) and every launch event is logged.
-    func launch() -> (app: CheckInApp, report: LaunchReport) {
-        let app = CheckInApp(buildNumber: configuration.buildNumber, camera: camera())
+    func launch(
+        makeApp: (_ buildNumber: String, _ permissions: [Permission: PermissionState]) -> App
+    ) -> sending (app: App, permissions: [Permission: PermissionState], report: LaunchReport) {
+        let permissions = readPermissions()
+        let app = makeApp(configuration.buildNumber, permissions)
         let kill = lastKill()
         app.lastExit = lastExit(kill)
         forgiveMarkOfKilledRestore(kill)
@@ -55,7 +62,7 @@ struct AppLauncher {
             "DISCARD_REASON": report.discardReason?.rawValue ?? "", "ARCHIVE_SOURCE": report.source ?? "",
             "LAUNCH_NOTE": report.note ?? "",
         ])
-        return (app, report)
+        return (app, permissions, report)
     }
 
     /// Records this instance's `$INVOCATION_ID` for the next launch's LastKill comparison (after READY=1:
@@ -69,24 +76,29 @@ struct AppLauncher {
         }
     }
 
-    /// The camera permission from permissiond; not-determined when it cannot be asked.
-    private func camera() -> PermissionState {
-        guard let permissions else { return .notDetermined }
+    /// The app's permissions from permissiond (`List`); not-determined when it cannot be asked.
+    private func readPermissions() -> [Permission: PermissionState] {
+        var states: [Permission: PermissionState] = [:]
+        for permission in App.permissions { states[permission] = .notDetermined }
+        guard let permissions else { return states }
         do {
-            return try permissions.state(of: .camera)
+            let listed = try permissions.list(app: appID)
+            for permission in App.permissions {
+                states[permission] = listed[permission.rawValue].flatMap(PermissionState.init(rawValue:)) ?? .notDetermined
+            }
         } catch {
-            logger.warning("could not ask permissiond for the camera permission; launching with not-determined", metadata: [
+            logger.warning("could not ask permissiond for the app's permissions; launching with not-determined", metadata: [
                 "ERROR": "\(error)",
             ])
-            return .notDetermined
         }
+        return states
     }
 
     /// permissiond's last kill of this app, if it can be asked.
     private func lastKill() -> LastKill? {
         guard let permissions else { return nil }
         do {
-            return try permissions.lastKill()
+            return try permissions.lastKill(app: appID)
         } catch where error.name == BusError.unknownMethodName {
             logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
         } catch {
@@ -108,7 +120,7 @@ struct AppLauncher {
     /// launching) is no crash: clear it, so the saved state is restored rather than discarded.
     private func forgiveMarkOfKilledRestore(_ kill: LastKill?) {
         let mark = RestoringMarkFile(directory: configuration.stateDirectory)
-        guard let kill, let note = try? mark.readNote(), note == kill.invocationID else { return }
+        guard let kill, LaunchPolicy.forgivesRestoringMark(markInvocation: try? mark.readNote(), lastKill: kill) else { return }
         do {
             try mark.clear()
             logger.notice("the last restore was killed for a permission change, not crashed; restoring again", metadata: [
@@ -121,15 +133,20 @@ struct AppLauncher {
 
     /// How the last instance ended, if permissiond killed it (its LastKill names that instance).
     private func lastExit(_ kill: LastKill?) -> LastExit? {
-        guard let kill, previousInvocations().contains(kill.invocationID) else { return nil }
-        guard let permission = Permission(rawValue: kill.permission), let old = PermissionState(rawValue: kill.old),
-            let new = PermissionState(rawValue: kill.new)
-        else {
+        let exit: LastExit
+        switch LaunchPolicy.lastExit(lastKill: kill, previousInvocations: previousInvocations()) {
+        case .notKilled:
+            return nil
+        case .unreadable:
             logger.warning("permissiond's LastKill names an unknown permission or state", metadata: [
-                "PERMISSION": "\(kill.permission)", "OLD_STATE": "\(kill.old)", "NEW_STATE": "\(kill.new)",
+                "PERMISSION": "\(kill?.permission ?? "")", "OLD_STATE": "\(kill?.old ?? "")", "NEW_STATE": "\(kill?.new ?? "")",
             ])
             return nil
+        case .killed(let found):
+            exit = found
         }
+        let (permission, old, new) = (exit.permission, exit.old, exit.new)
+        let kill = kill!
         logger.notice("the last instance was killed because \(permission) changed from \(old) to \(new)", metadata: [
             "EXIT_REASON": "permission-change", "PERMISSION": "\(permission)", "OLD_STATE": "\(old)",
             "NEW_STATE": "\(new)", "KILLED_INVOCATION_ID": "\(kill.invocationID)",

@@ -18,6 +18,12 @@ public struct LaunchReport: Equatable, Sendable {
         public var path: String
         /// How it was found (RESTORED_VIA).
         public var via: RestorationReport.Via
+
+        /// A restored controller at `path` found `via`.
+        public init(path: String, via: RestorationReport.Via) {
+            self.path = path
+            self.via = via
+        }
     }
 
     /// How the launch went.
@@ -40,6 +46,24 @@ public struct LaunchReport: Equatable, Sendable {
     public var warnings: [String]
     /// Why a launch that had saved state is nonetheless `fresh` (it restored nothing), else nil.
     public var note: String? = nil
+
+    /// Creates a report.
+    public init(
+        outcome: Outcome, discardReason: DiscardReason?, restored: [RestoredPath], presentedPath: String?,
+        duration: Duration, source: String?, verdicts: [CandidateVerdict], actions: [LaunchAction],
+        warnings: [String], note: String? = nil
+    ) {
+        self.outcome = outcome
+        self.discardReason = discardReason
+        self.restored = restored
+        self.presentedPath = presentedPath
+        self.duration = duration
+        self.source = source
+        self.verdicts = verdicts
+        self.actions = actions
+        self.warnings = warnings
+        self.note = note
+    }
 
     /// How many controllers were restored (RESTORED_COUNT).
     public var restoredCount: Int { restored.count }

@@ -1,9 +1,10 @@
-internal import CheckIn
+internal import RelaunchApp
 internal import Logging
 internal import RelaunchContract
 internal import RestorationKit
 internal import Synchronization
 internal import Systemd
+internal import RelaunchBus
 internal import Dispatch
 
 #if canImport(Glibc)
@@ -15,15 +16,17 @@ import Glibc
 /// Bus handlers call in synchronously from the bus thread and the app service at shutdown, so the
 /// app (not Sendable) lives in a `Mutex`; every effect is carried out while the lock is held, so input
 /// and preservation never interleave.
-final class AppHost: Sendable {
+final class AppHost<App: HostableApp>: Sendable {
     private struct Core: ~Copyable {
-        var app: CheckInApp
+        var app: App
+        /// The permissions as the app was last told them.
+        var permissions: [Permission: PermissionState]
         /// A quit (force or not) asked the process to exit; nothing more is preserved.
         var terminating = false
     }
 
     private let core: Mutex<Core>
-    let configuration: DemoConfiguration
+    let configuration: HostConfiguration
     private let savedState: SavedState
     private let notifier: ServiceNotifier
     private let logger: Logger
@@ -32,10 +35,10 @@ final class AppHost: Sendable {
     let terminationRequests: AsyncStream<Void>
 
     init(
-        app: sending CheckInApp, configuration: DemoConfiguration, savedState: SavedState,
-        notifier: ServiceNotifier, logger: Logger
+        app: sending App, permissions: [Permission: PermissionState], configuration: HostConfiguration,
+        savedState: SavedState, notifier: ServiceNotifier, logger: Logger
     ) {
-        core = Mutex(Core(app: app))
+        core = Mutex(Core(app: app, permissions: permissions))
         self.configuration = configuration
         self.savedState = savedState
         self.notifier = notifier
@@ -48,24 +51,32 @@ final class AppHost: Sendable {
 
     /// Runs one input on the app and carries out its effects.
     /// - Throws: The app's `InputError`.
-    func input(_ body: (CheckInApp) throws(InputError) -> [AppEffect]) throws(InputError) {
-        try core.withLock { (core) throws(InputError) in
+    func input(_ body: (App) throws(App.InputError) -> [AppEffect]) throws(App.InputError) {
+        try core.withLock { (core) throws(App.InputError) in
             let effects = try body(core.app)
             perform(effects, &core)
         }
     }
 
-    /// Applies the camera permission as permissiond says it is now (a change that did not kill the
-    /// app, or a value the launch could not read); logs only when it differs.
-    func updateCamera(_ state: PermissionState, because reason: String) {
+    /// Applies a permission as permissiond says it is now (a change that did not kill the app, or
+    /// a value the launch could not read); logs only when it differs.
+    func updatePermission(_ permission: Permission, to state: PermissionState, because reason: String) {
         core.withLock { core in
-            let old = core.app.camera
+            let old = core.permissions[permission] ?? .notDetermined
             guard old != state else { return }
-            core.app.setCamera(state)
-            logger.notice("camera permission is now \(state) (was \(old)): \(reason)", metadata: [
-                "PERMISSION": "camera", "OLD_STATE": "\(old)", "NEW_STATE": "\(state)",
+            core.permissions[permission] = state
+            core.app.setPermission(permission, to: state)
+            logger.notice("\(permission) permission is now \(state) (was \(old)): \(reason)", metadata: [
+                "PERMISSION": "\(permission)", "OLD_STATE": "\(old)", "NEW_STATE": "\(state)",
             ])
-            updateStatus(Self.status(of: core.app, suffix: nil))
+            updateStatus(core.app.statusLine())
+        }
+    }
+
+    /// What the current screen accepts (App1's `Elements()`).
+    func elements() -> [AppElement] {
+        core.withLock { core in
+            core.app.elements().map { AppElement(name: $0.name, kind: $0.isField ? .type : .tap, description: $0.description) }
         }
     }
 
@@ -76,7 +87,9 @@ final class AppHost: Sendable {
     func stateJSON() -> String { core.withLock { $0.app.stateJSON() } }
 
     /// The one-line `STATUS=` text for the app as it is now.
-    func status(suffix: String? = nil) -> String { core.withLock { Self.status(of: $0.app, suffix: suffix) } }
+    func status(suffix: String? = nil) -> String {
+        core.withLock { core in suffix.map { core.app.statusLine() + ", " + $0 } ?? core.app.statusLine() }
+    }
 
     // MARK: Shutdown
 
@@ -139,11 +152,11 @@ final class AppHost: Sendable {
                 terminationContinuation.yield()
             }
         }
-        updateStatus(Self.status(of: core.app, suffix: core.terminating ? "quitting" : nil))
+        updateStatus(core.terminating ? core.app.statusLine() + ", quitting" : core.app.statusLine())
     }
 
     /// Preserves the app's state into both copies and logs `state preserved`.
-    private func preserve(_ app: CheckInApp) {
+    private func preserve(_ app: App) {
         let clock = ContinuousClock()
         let start = clock.now
         do {
@@ -153,7 +166,7 @@ final class AppHost: Sendable {
             let elapsed = clock.now - start
             logger.event(.statePreserved, "state preserved: \(preservation.bytes.count) bytes, generation \(preservation.generation)", [
                 "ARCHIVE_BYTES": "\(preservation.bytes.count)", "ARCHIVE_GENERATION": "\(preservation.generation)",
-                "DURATION_USEC": "\(elapsed.wholeMicroseconds)", "ENCODE_USEC": "\(preservation.durationMicroseconds)",
+                "DURATION_USEC": "\(elapsed.microseconds)", "ENCODE_USEC": "\(preservation.durationMicroseconds)",
             ])
         } catch {
             logger.error("could not preserve the app's state; a relaunch will start fresh", metadata: ["ERROR": "\(error)"])
@@ -166,30 +179,5 @@ final class AppHost: Sendable {
         } catch {
             logger.warning("could not update STATUS", metadata: ["ERROR": "\(error)"])
         }
-    }
-
-    /// A one-line description of the screen, e.g. `Showing check-in modal (details), restored`.
-    static func status(of app: CheckInApp, suffix: String?) -> String {
-        let state = app.state()
-        var text: String
-        if app.lifecycle == .background {
-            text = "In the background, state preserved"
-        } else if let modal = state.modal {
-            text = "Showing check-in modal (\(modal.step))"
-        } else if state.venueDetail != nil {
-            text = "Showing venue \(state.venueDetail ?? "")"
-        } else {
-            text = state.selectedTab == "venues" ? "Showing venues" : "Showing check-in tab"
-        }
-        if let suffix { text += ", \(suffix)" }
-        return text
-    }
-}
-
-extension Duration {
-    /// Whole microseconds (DURATION_USEC).
-    var wholeMicroseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 }

@@ -1,41 +1,54 @@
 import FoundationEssentials
-import RelaunchContract
+package import RelaunchBus
+package import RelaunchContract
 import ScenarioKit
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A failed scenario step: where, and what was expected against what was seen.
-struct ScenarioFailure: Error, CustomStringConvertible {
-    var scenario: String
-    var line: Int
-    var message: String
-    var description: String { "\(scenario):\(line): \(message)" }
+package struct ScenarioFailure: Error, CustomStringConvertible {
+    package var scenario: String
+    package var line: Int
+    package var message: String
+    package var description: String { "\(scenario):\(line): \(message)" }
 }
 
 /// Plays one scenario's steps against permissiond, the app's unit and the journal.
-struct ScenarioRunner {
-    static let app = CheckInDemoApp.appID
-    static let unit = CheckInDemoApp.unit
-    static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
-    static let buildDropIn = "/run/systemd/system/checkin-demo.service.d/50-relaunch-scenario-build.conf"
-    static let archivePath = "/var/lib/checkin-demo/restoration.archive"
+package struct ScenarioRunner {
+    package static let policyDropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
+    /// Where the `build` step's runtime drop-in for the app's unit goes.
+    var buildDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-build.conf" }
 
-    let timeout: Duration
-    let verbose: Bool
+    /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
+    /// host library keeps it.
+    func archivePath() throws(CLIError) -> String {
+        let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
+        guard let first = directories.split(separator: " ").first else {
+            throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
+        }
+        return "/var/lib/\(first)/restoration.archive"
+    }
+
+    package let timeout: Duration
+    package let verbose: Bool
+    /// The app the steps drive (`app APP` switches it).
+    package var target: AppTarget
     /// Realtime µs when the scenario started: journal expectations look from here on.
     private var startUSec: UInt64 = 0
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
 
-    init(timeout: Duration, verbose: Bool) {
+    package init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
         self.verbose = verbose
+        self.target = target
     }
 
     /// Resets the world, then plays every step; throws the first failure.
-    mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
+    package mutating func play(_ scenario: Scenario) throws(ScenarioFailure) {
         do {
             try prepare()
         } catch {
@@ -54,49 +67,64 @@ struct ScenarioRunner {
 
     /// Stops the app, drops its saved state and drop-ins, resets permissions, restarts it fresh.
     private func prepare() throws(CLIError) {
-        try Subprocess.check(["systemctl", "stop", Self.unit])
-        unlink(Self.buildDropIn)
+        try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
+        unlink(buildDropIn)
         try setPolicy(.ios)
-        try PermissionsClient().reset(app: Self.app, permission: "")
-        unlink(Self.archivePath)
-        _ = try Subprocess.run(["systemctl", "reset-failed", Self.unit])
-        try Subprocess.check(["systemctl", "start", Self.unit])
-        _ = try DemoClient.waitReady(timeout: timeout)
+        try PermissionsCLIClient().reset(app: target.app, permission: "")
+        unlink(try archivePath())
+        try systemd { manager throws(BusError) in
+            try manager.resetFailed(target.unit)
+            try manager.run(.start, target.unit, timeout: timeout)
+        }
+        _ = try AppCLIClient.waitReady(target, timeout: timeout)
+    }
+
+    /// Runs `body` with systemd's manager API on the system bus; its failures say what to do.
+    private func systemd<T>(_ body: (SystemdManager) throws(BusError) -> T) throws(CLIError) -> T {
+        let manager = SystemdManager(connection: try systemBus())
+        do {
+            return try body(manager)
+        } catch {
+            throw cliError(error, talkingTo: "systemd", hint: "is systemd running here? In the sandbox: scripts/sandbox exec -- relaunchctl ...")
+        }
     }
 
     private mutating func perform(_ step: Step) throws(CLIError) {
         switch step {
+        case .app(let app):
+            target = try AppTarget.resolve(app)
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .policy(let policy):
             try setPolicy(policy)
         case .setPermission(let permission, let state):
             try rememberBeforeChange()
-            try PermissionsClient().set(app: Self.app, permission: permission.rawValue, state: state.rawValue)
+            try PermissionsCLIClient().set(app: target.app, permission: permission.rawValue, state: state.rawValue)
         case .resetPermissions(let permission):
             try rememberBeforeChange()
-            try PermissionsClient().reset(app: Self.app, permission: permission?.rawValue ?? "")
+            try PermissionsCLIClient().reset(app: target.app, permission: permission?.rawValue ?? "")
         case .tap(let element):
-            try DemoClient().tap(element)
+            try AppCLIClient(target).tap(element)
         case .type(let field, let text):
-            try DemoClient().type(field: field, text: text)
+            try AppCLIClient(target).type(field: field, text: text)
         case .background:
-            try DemoClient().call("Background")
+            try AppCLIClient(target).background()
         case .foreground:
-            try DemoClient().call("Foreground")
+            try AppCLIClient(target).foreground()
         case .quit(let force):
-            try DemoClient().quit(force: force)
+            try AppCLIClient(target).quit(force: force)
         case .waitReady:
-            _ = try DemoClient.waitReady(timeout: timeout)
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .restartApp:
-            try Subprocess.check(["systemctl", "restart", Self.unit])
-            _ = try DemoClient.waitReady(timeout: timeout)
+            try systemd { manager throws(BusError) in try manager.run(.restart, target.unit, timeout: timeout) }
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .stopApp:
-            try Subprocess.check(["systemctl", "stop", Self.unit])
+            try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         case .startApp:
-            try Subprocess.check(["systemctl", "start", Self.unit])
-            _ = try DemoClient.waitReady(timeout: timeout)
+            try systemd { manager throws(BusError) in try manager.run(.start, target.unit, timeout: timeout) }
+            _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .killApp:
-            let before = try UnitState.read(Self.unit)
-            try Subprocess.check(["systemctl", "kill", "--kill-whom=main", "--signal=KILL", Self.unit])
+            let before = try UnitState.read(target.unit)
+            try systemd { manager throws(BusError) in try manager.killUnit(target.unit, whom: "main", signal: SIGKILL) }
             try waitForNewInstance(after: before.invocationID)
         case .expectKill:
             try expectKill()
@@ -107,53 +135,63 @@ struct ScenarioRunner {
         case .expectJournal(let event, let fields, let present):
             try expectJournal(event, fields, present: present)
         case .expectUnit(let property, let value):
-            let seen = try Subprocess.check(["systemctl", "show", "-p", property, "--value", Self.unit])
-                .trimmed
-            guard seen == value else { throw .failed("unit \(property): expected '\(value)', got '\(seen)'") }
+            // systemd gets there on its own time (a quitting app is `deactivating` for a moment):
+            // wait up to the timeout for the value.
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                let seen = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, property) }
+                if seen == value { break }
+                guard ContinuousClock.now < deadline else {
+                    throw .failed("unit \(property): expected '\(value)', got '\(seen)' after \(timeout)")
+                }
+                pause(milliseconds: 20)
+            }
         case .setBuild(let build):
             if let build {
-                try writeDropIn(Self.buildDropIn, "[Service]\nEnvironment=CHECKIN_DEMO_BUILD=\(build)\n")
+                try writeDropIn(buildDropIn, "[Service]\nEnvironment=RELAUNCH_BUILD=\(build)\n")
             } else {
-                unlink(Self.buildDropIn)
+                unlink(buildDropIn)
             }
-            try Subprocess.check(["systemctl", "daemon-reload"])
+            try systemd { manager throws(BusError) in try manager.reload() }
         case .corruptArchive:
             try corruptArchive()
         case .testHook(let name):
-            try DemoClient().testHook(name)
+            try AppCLIClient(target).testHook(name)
         case .repeat(let count, let inner):
             for _ in 0..<count { try perform(inner) }
         }
     }
 
     private mutating func rememberBeforeChange() throws(CLIError) {
-        let unit = try UnitState.read(Self.unit)
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        beforeChange = (unit.invocationID, unit.mainPID, lastKill.atUSec)
+        let unit = try UnitState.read(target.unit)
+        let lastKill = try PermissionsCLIClient().lastKill(app: target.app)
+        beforeChange = (unit.invocationID, unit.mainPID, lastKill?.realtimeMicroseconds ?? 0)
     }
 
     private func expectKill() throws(CLIError) {
         guard let before = beforeChange else { throw .usage("expect kill must follow a set or reset step") }
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        guard lastKill.atUSec != before.lastKillUSec, lastKill.atUSec != 0 else {
+        guard let lastKill = try PermissionsCLIClient().lastKill(app: target.app),
+            lastKill.realtimeMicroseconds != before.lastKillUSec
+        else {
             throw .failed("expected a kill, but permissiond recorded none for this change")
         }
         guard lastKill.invocationID == before.invocation else {
             throw .failed("permissiond killed invocation \(lastKill.invocationID), the app ran \(before.invocation)")
         }
         try waitForNewInstance(after: before.invocation)
-        try expectJournal(.appKilled, ["UNIT": Self.unit, "SIGNAL": "KILL"], present: true)
-        try expectJournal(.unitExited, ["UNIT": Self.unit, "EXIT_STATUS": "9", "INVOCATION_ID": before.invocation],
+        try expectJournal(.appKilled, ["UNIT": target.unit, "SIGNAL": "KILL"], present: true)
+        try expectJournal(.unitExited, ["UNIT": target.unit, "EXIT_STATUS": "9", "INVOCATION_ID": before.invocation],
                           present: true)
     }
 
     private func expectNoKill() throws(CLIError) {
         guard let before = beforeChange else { throw .usage("expect no-kill must follow a set or reset step") }
-        let lastKill = try PermissionsClient().lastKill(app: Self.app)
-        guard lastKill.atUSec == before.lastKillUSec else {
+        if let lastKill = try PermissionsCLIClient().lastKill(app: target.app),
+            lastKill.realtimeMicroseconds != before.lastKillUSec
+        {
             throw .failed("expected no kill, but permissiond killed the app for \(lastKill.permission)")
         }
-        let now = try UnitState.read(Self.unit)
+        let now = try UnitState.read(target.unit)
         guard now.invocationID == before.invocation, now.mainPID == before.mainPID,
               UnitState.isAlive(pid: now.mainPID)
         else {
@@ -163,15 +201,15 @@ struct ScenarioRunner {
 
     private func waitForNewInstance(after invocation: String) throws(CLIError) {
         let deadline = ContinuousClock.now + timeout
-        while try UnitState.read(Self.unit).invocationID == invocation {
-            guard ContinuousClock.now < deadline else { throw .failed("systemd did not relaunch \(Self.unit)") }
+        while try UnitState.read(target.unit).invocationID == invocation {
+            guard ContinuousClock.now < deadline else { throw .failed("systemd did not relaunch \(target.unit)") }
             pause(milliseconds: 20)
         }
-        _ = try DemoClient.waitReady(timeout: timeout)
+        _ = try AppCLIClient.waitReady(target, timeout: timeout)
     }
 
     private func expectState(_ path: String, _ expected: String) throws(CLIError) {
-        let text = try DemoClient().state()
+        let text = try AppCLIClient(target).state()
         guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
             throw .failed("the app's state is not JSON: \(text.prefix(80))")
         }
@@ -182,11 +220,11 @@ struct ScenarioRunner {
     }
 
     /// How long `expect no-journal` watches for the entry before it counts as absent.
-    static let absenceWindow: Duration = .seconds(1)
+    package static let absenceWindow: Duration = .seconds(1)
 
     private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
         var matches = ["MESSAGE_ID=\(event.messageID)"]
-        if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(Self.unit)") }
+        if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(target.unit)") }
         matches += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // Presence: wait up to the timeout for the entry. Absence: watch a quiet window (an entry
         // written by something still under way, a kill, a relaunch, would show up in it) and fail as
@@ -194,7 +232,6 @@ struct ScenarioRunner {
         let deadline = ContinuousClock.now + (present ? timeout : min(timeout, Self.absenceWindow))
         let what = matches.joined(separator: " ")
         while true {
-            _ = try Subprocess.run(["journalctl", "--sync"])
             let found = try JournalQuery.count(matches: matches, sinceUSec: startUSec) > 0
             if found == present && present { return }
             if found && !present { throw .failed("unexpected journal entry with \(what)") }
@@ -208,20 +245,23 @@ struct ScenarioRunner {
 
     private func setPolicy(_ policy: KillPolicy) throws(CLIError) {
         try writeDropIn(Self.policyDropIn, "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(policy.rawValue)\n")
-        try Subprocess.check(["systemctl", "daemon-reload"])
-        try Subprocess.check(["systemctl", "restart", "permissiond.service"])
+        try systemd { manager throws(BusError) in
+            try manager.reload()
+            try manager.run(.restart, "permissiond.service", timeout: timeout)
+        }
     }
 
     private func corruptArchive() throws(CLIError) {
-        let state = try UnitState.read(Self.unit)
+        let state = try UnitState.read(target.unit)
         guard state.mainPID == "0" else { throw .usage("corrupt-archive needs the app stopped (stop-app first)") }
-        guard let file = fopen(Self.archivePath, "r+b") else {
-            throw .failed("cannot open \(Self.archivePath): \(errnoText())")
+        let archivePath = try archivePath()
+        guard let file = fopen(archivePath, "r+b") else {
+            throw .failed("cannot open \(archivePath): \(errnoText())")
         }
         defer { fclose(file) }
         fseek(file, 0, SEEK_END)
         let size = ftell(file)
-        guard size > 16 else { throw .failed("\(Self.archivePath) holds only \(size) bytes") }
+        guard size > 16 else { throw .failed("\(archivePath) holds only \(size) bytes") }
         fseek(file, size / 2, SEEK_SET)
         let byte = fgetc(file)
         fseek(file, size / 2, SEEK_SET)
@@ -229,17 +269,21 @@ struct ScenarioRunner {
     }
 }
 
-/// Writes a systemd drop-in, creating its folder.
-func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
+/// Writes a systemd drop-in, creating its folder (and the folders above it).
+package func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    _ = try Subprocess.run(["mkdir", "-p", folder])
+    var built = ""
+    for part in folder.split(separator: "/") {
+        built += "/" + part
+        if mkdir(built, 0o755) != 0 && errno != EEXIST { throw .failed("cannot create \(built): \(errnoText())") }
+    }
     guard let file = fopen(path, "w") else { throw .failed("cannot write \(path): \(errnoText())") }
     fputs(text, file)
     fclose(file)
 }
 
 /// Waits a little between two polls of a condition that has a deadline.
-func pause(milliseconds: Int) {
+package func pause(milliseconds: Int) {
     var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }

@@ -1,25 +1,25 @@
-internal import CheckIn
+internal import RelaunchApp
 internal import Logging
 internal import RestorationKit
 internal import Systemd
+internal import RelaunchBus
+internal import RelaunchContract
 
-/// `org.relaunch.CheckInDemo1`: turns method calls into app input and answers (docs/DESIGN.md).
+/// `org.relaunch.App1` for a hosted app: turns method calls into app input and answers (docs/DESIGN.md).
 ///
 /// Input methods (Tap, Type, Background, Foreground, Quit) are for root, or for callers polkit
 /// authorizes for `org.relaunch.app.drive` (asked off the bus thread, see ``BusService``); TestHook
 /// is root's alone. Bad input is InvalidArgs saying what is accepted, never echoing more than 64
 /// characters of it.
-struct DemoBusInterface: Sendable {
+struct App1Server<App: HostableApp>: Sendable {
     /// `org.freedesktop.DBus.Error.NotSupported`: TestHook without `RELAUNCH_TEST_HOOKS=1`.
-    static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
+    static var notSupportedName: String { App1Members.notSupportedName }
     /// The hooks `TestHook` takes.
-    static let testHooks = ["hang", "crash-next-restore", "stall-next-restore"]
+    static var testHooks: [String] { App1Members.testHooks }
 
-    let host: AppHost
+    let host: AppHost<App>
     let logger: Logger
 
-    /// The members that change the app: root, or polkit's `org.relaunch.app.drive`.
-    static let inputMembers: Set<String> = ["Tap", "Type", "Background", "Foreground", "Quit"]
 
     /// The method handler; `authorized`: polkit allowed a non-root caller to drive the app.
     func handle(_ call: BusMethodCall, authorized: Bool = false) throws(BusError) -> BusReply {
@@ -34,18 +34,20 @@ struct DemoBusInterface: Sendable {
             return .string(host.screen())
         case "State":
             return .string(host.stateJSON())
+        case "Elements":
+            return BusReply(.array(elementSignature: "(sss)", host.elements().map(\.busValue)))
         case "Ready":
             // The name is requested only once launching finished, so whoever reaches us sees a launched app.
             return BusReply(.structure([.bool(true), .string(host.configuration.invocationID ?? "")]))
         case "Tap":
             try requireDriver()
             let element = try call.arguments.string(at: 0)
-            try input { app throws(InputError) in try app.tap(element) }
+            try input { app throws(App.InputError) in try app.tap(element) }
         case "Type":
             try requireDriver()
             let field = try call.arguments.string(at: 0)
             let text = try call.arguments.string(at: 1)
-            try input { app throws(InputError) in try app.type(field, text) }
+            try input { app throws(App.InputError) in try app.type(field, text) }
         case "Background":
             try requireDriver()
             try input { $0.background() }
@@ -61,12 +63,12 @@ struct DemoBusInterface: Sendable {
             try call.requireRoot()
             try testHook(try call.arguments.string(at: 0))
         default:
-            throw .failed(name: BusError.unknownMethodName, "org.relaunch.CheckInDemo1 has no method \(call.member)")
+            throw .failed(name: BusError.unknownMethodName, "org.relaunch.App1 has no method \(Echo.quoted(call.member))")
         }
         return .empty
     }
 
-    private func input(_ body: (CheckInApp) throws(InputError) -> [AppEffect]) throws(BusError) {
+    private func input(_ body: (App) throws(App.InputError) -> [AppEffect]) throws(BusError) {
         do {
             try host.input(body)
         } catch {
@@ -94,4 +96,10 @@ struct DemoBusInterface: Sendable {
             throw .invalidArgs("unknown test hook '\(name)'; accepted: \(Self.testHooks.joined(separator: ", "))")
         }
     }
+}
+
+/// What every App1 server shares, whatever the app.
+enum App1Members {
+    static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
+    static let testHooks = ["hang", "crash-next-restore", "stall-next-restore"]
 }

@@ -1,0 +1,23 @@
+internal import RestorationKit
+public import RelaunchApp
+public import RelaunchContract
+
+/// The check-in app under the Relaunch host library: it needs the camera.
+extension CheckInApp: HostableApp {
+    /// The camera: Scan needs it.
+    public static var permissions: [Permission] { [.camera] }
+
+    /// Takes the camera permission (the only one the app reads).
+    public func setPermission(_ permission: Permission, to state: PermissionState) {
+        if permission == .camera { setCamera(state) }
+    }
+
+    /// A one-line description of the screen, e.g. `Showing check-in modal (details)`.
+    public func statusLine() -> String {
+        let state = state()
+        if lifecycle == .background { return "In the background, state preserved" }
+        if let modal = state.modal { return "Showing check-in modal (\(modal.step))" }
+        if let venue = state.venueDetail { return "Showing venue \(venue)" }
+        return state.selectedTab == "venues" ? "Showing venues" : "Showing check-in tab"
+    }
+}

@@ -1,0 +1,121 @@
+public import Systemd
+
+// org.relaunch.App1, described once: the driver interface every Relaunch app serves at
+// /org/relaunch/App1 on its own bus name. Apps export it from this description; relaunchctl and the
+// scenario runner call it through `AppClient`. Adding a method means adding it here (description
+// and client) and answering it in the apps (the host library's handler).
+
+extension BusInterface {
+    /// `org.relaunch.App1`.
+    public static let app1 = BusInterface(
+        name: "org.relaunch.App1",
+        methods: [
+            Method("Ready", returns: [Argument("ready", "(bs)")]),
+            Method("State", returns: [Argument("json", "s")]),
+            Method("Screen", returns: [Argument("screen", "s")]),
+            Method("Elements", returns: [Argument("elements", "a(sss)")]),
+            Method("Tap", [Argument("element", "s")]),
+            Method("Type", [Argument("field", "s"), Argument("text", "s")]),
+            Method("Background"),
+            Method("Foreground"),
+            Method("Quit", [Argument("force", "b")]),
+            Method("TestHook", [Argument("name", "s")]),
+        ])
+
+    /// Where every app serves `org.relaunch.App1`.
+    public static let app1ObjectPath = "/org/relaunch/App1"
+}
+
+/// Something the app's current screen accepts (`Elements()`).
+public struct AppElement: Sendable, Hashable, Codable {
+    /// What can be done with it.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// `Tap(name)`.
+        case tap
+        /// `Type(name, text)`.
+        case type
+    }
+
+    /// The element or field name, e.g. `check-in` or `note`.
+    public var name: String
+    /// Tap or type.
+    public var kind: Kind
+    /// One line for people.
+    public var description: String
+
+    /// Creates an element.
+    public init(name: String, kind: Kind, description: String) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+    }
+
+    /// The `(sss)` value of `Elements()`.
+    public var busValue: BusValue { .structure([.string(name), .string(kind.rawValue), .string(description)]) }
+}
+
+/// The typed client of `org.relaunch.App1` on one app's bus name.
+public struct AppClient: Sendable {
+    /// The connection calls go through.
+    public let bus: BusConnection
+    /// The app's bus name, e.g. `org.relaunch.CheckInDemo1`.
+    public let busName: String
+    /// How long one call may take (nil: sd-bus's default).
+    public var timeout: Duration?
+
+    /// A client of the app at `busName`.
+    public init(bus: BusConnection, busName: String, timeout: Duration? = nil) {
+        self.bus = bus
+        self.busName = busName
+        self.timeout = timeout
+    }
+
+    /// `Ready() -> (finished launching, $INVOCATION_ID)`.
+    public func ready() throws(BusError) -> (finished: Bool, invocationID: String) {
+        let values = try call("Ready").structure(at: 0)
+        return (try values.bool(at: 0), try values.string(at: 1))
+    }
+
+    /// `State()`: the state JSON.
+    public func state() throws(BusError) -> String { try call("State").string(at: 0) }
+
+    /// `Screen()`: the screen drawn as text.
+    public func screen() throws(BusError) -> String { try call("Screen").string(at: 0) }
+
+    /// `Elements()`: what the current screen accepts.
+    public func elements() throws(BusError) -> [AppElement] {
+        let rows = try call("Elements").array(at: 0)
+        return try rows.map { (row) throws(BusError) -> AppElement in
+            let fields = BusValues(row.structureValue ?? [])
+            let kind = try fields.string(at: 1)
+            return AppElement(
+                name: try fields.string(at: 0), kind: AppElement.Kind(rawValue: kind) ?? .tap,
+                description: try fields.string(at: 2))
+        }
+    }
+
+    /// `Tap(element)`.
+    public func tap(_ element: String) throws(BusError) { try call("Tap", [.string(element)]) }
+
+    /// `Type(field, text)`.
+    public func type(field: String, text: String) throws(BusError) { try call("Type", [.string(field), .string(text)]) }
+
+    /// `Background()`.
+    public func background() throws(BusError) { try call("Background") }
+
+    /// `Foreground()`.
+    public func foreground() throws(BusError) { try call("Foreground") }
+
+    /// `Quit(force)`.
+    public func quit(force: Bool) throws(BusError) { try call("Quit", [.bool(force)]) }
+
+    /// `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1` only).
+    public func testHook(_ name: String) throws(BusError) { try call("TestHook", [.string(name)]) }
+
+    @discardableResult
+    private func call(_ member: String, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {
+        try bus.call(
+            destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
+            member: member, arguments: arguments, timeout: timeout)
+    }
+}

@@ -1,0 +1,126 @@
+public import RelaunchContract
+public import Systemd
+
+// org.relaunch.Permissions1, described once: the vtable permissiond exports is built from this
+// description, and every program calls it through `PermissionsClient`. Adding a method means adding
+// it here (description and client) and answering it in permissiond.
+
+extension BusInterface {
+    /// `org.relaunch.Permissions1`, served by permissiond at `/org/relaunch/Permissions1`.
+    public static let permissions1 = BusInterface(
+        name: "org.relaunch.Permissions1",
+        methods: [
+            Method("Get", [Argument("app", "s"), Argument("permission", "s")], returns: [Argument("state", "s")]),
+            Method("List", [Argument("app", "s")], returns: [Argument("states", "a{ss}")]),
+            Method("ListApps", returns: [Argument("apps", "as")]),
+            Method("Set", [Argument("app", "s"), Argument("permission", "s"), Argument("state", "s")]),
+            Method("Reset", [Argument("app", "s"), Argument("permission", "s")]),
+            Method("LastKill", [Argument("app", "s")], returns: [Argument("kill", "(sssst)")]),
+            Method("TestHook", [Argument("name", "s")]),
+        ],
+        signals: [
+            Signal("Changed", [
+                Argument("app", "s"), Argument("permission", "s"), Argument("old_state", "s"),
+                Argument("new_state", "s"), Argument("killed", "b"),
+            ])
+        ],
+        errors: [PermissionsClient.failedErrorName])
+}
+
+/// What `LastKill(app)` says: the last instance of the app permissiond killed, and why.
+public struct LastKill: Sendable, Hashable {
+    /// The killed instance's `$INVOCATION_ID`.
+    public var invocationID: String
+    /// The permission whose change killed it.
+    public var permission: String
+    /// The state before the change.
+    public var old: String
+    /// The state after the change.
+    public var new: String
+    /// When, in microseconds since the Unix epoch.
+    public var realtimeMicroseconds: UInt64
+
+    /// Creates a record.
+    public init(invocationID: String, permission: String, old: String, new: String, realtimeMicroseconds: UInt64) {
+        self.invocationID = invocationID
+        self.permission = permission
+        self.old = old
+        self.new = new
+        self.realtimeMicroseconds = realtimeMicroseconds
+    }
+}
+
+/// The typed client of `org.relaunch.Permissions1`.
+public struct PermissionsClient: Sendable {
+    /// `org.relaunch.Permissions1.Error.Failed`: the store or a kill failed.
+    public static let failedErrorName = "org.relaunch.Permissions1.Error.Failed"
+    /// The well-known name permissiond owns.
+    public static let busName = BusNames.Permissions.service
+
+    /// The connection calls go through.
+    public let bus: BusConnection
+    /// How long one call may take (nil: sd-bus's default).
+    public var timeout: Duration?
+
+    /// A client on `bus`.
+    public init(bus: BusConnection, timeout: Duration? = nil) {
+        self.bus = bus
+        self.timeout = timeout
+    }
+
+    /// `Get(app, permission) -> state`.
+    public func get(app: String, permission: String) throws(BusError) -> String {
+        try call("Get", [.string(app), .string(permission)]).string(at: 0)
+    }
+
+    /// `Get` as the contract's state; an answer that is not one is a failure.
+    public func state(app: String, of permission: Permission) throws(BusError) -> PermissionState {
+        let text = try get(app: app, permission: permission.rawValue)
+        guard let state = PermissionState(rawValue: text) else {
+            throw .failed("permissiond answered Get(\(app), \(permission)) with \(Echo.quoted(text)), not one of \(PermissionState.acceptedNames)")
+        }
+        return state
+    }
+
+    /// `List(app) -> permission → state`.
+    public func list(app: String) throws(BusError) -> [String: String] {
+        try call("List", [.string(app)]).stringDictionary(at: 0)
+    }
+
+    /// `ListApps() -> registered app ids`.
+    public func listApps() throws(BusError) -> [String] {
+        try call("ListApps", []).stringArray(at: 0)
+    }
+
+    /// `Set(app, permission, state)`.
+    public func set(app: String, permission: String, state: String) throws(BusError) {
+        try call("Set", [.string(app), .string(permission), .string(state)])
+    }
+
+    /// `Reset(app, permission)`; an empty permission resets every permission of the app.
+    public func reset(app: String, permission: String) throws(BusError) {
+        try call("Reset", [.string(app), .string(permission)])
+    }
+
+    /// `LastKill(app)`: nil when permissiond never killed the app.
+    public func lastKill(app: String) throws(BusError) -> LastKill? {
+        let fields = try call("LastKill", [.string(app)]).structure(at: 0)
+        let kill = LastKill(
+            invocationID: try fields.string(at: 0), permission: try fields.string(at: 1), old: try fields.string(at: 2),
+            new: try fields.string(at: 3), realtimeMicroseconds: try fields.uint64(at: 4))
+        return kill.invocationID.isEmpty ? nil : kill
+    }
+
+    /// `TestHook(name)`: the sandbox's fault hooks (root, `RELAUNCH_TEST_HOOKS=1` only).
+    public func testHook(_ name: String) throws(BusError) {
+        try call("TestHook", [.string(name)])
+    }
+
+    @discardableResult
+    private func call(_ member: String, _ arguments: [BusValue]) throws(BusError) -> BusValues {
+        let interface = BusInterface.permissions1
+        return try bus.call(
+            destination: Self.busName, path: BusNames.Permissions.object, interface: interface.name,
+            member: member, arguments: arguments, timeout: timeout)
+    }
+}

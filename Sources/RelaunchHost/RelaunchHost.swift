@@ -1,0 +1,114 @@
+public import RelaunchApp
+public import RelaunchContract
+internal import Logging
+internal import ServiceLifecycle
+internal import Systemd
+internal import RelaunchBus
+internal import RestorationKit
+internal import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a RestorationKit app as a supervised Relaunch app under systemd (`Type=notify`).
+///
+/// At launch it learns the app's permissions and how the last instance ended from permissiond,
+/// restores from `$STATE_DIRECTORY` or systemd's fd store (newest valid wins) with the restoring
+/// mark and every discard reason, says READY=1, then serves `org.relaunch.App1` on the app's bus
+/// name, follows permissiond (Changed, its name owner), pings the watchdog from the loop that
+/// serves, preserves on background and on SIGTERM in the background, and writes the contract's
+/// journal events. An app's executable is its identity and one call:
+///
+/// ```swift
+/// @main enum MyApp {
+///     static func main() async {
+///         await RelaunchHost.run(identity: .init(program: "my-app", ...)) { build, permissions in
+///             MyApp(build: build, camera: permissions[.camera] ?? .notDetermined)
+///         }
+///     }
+/// }
+/// ```
+public enum RelaunchHost {
+    /// Runs the app until it quits or systemd stops it, then exits the process.
+    ///
+    /// - Parameters:
+    ///   - identity: who the app is (program name, build, default app id and bus name).
+    ///   - makeApp: creates the app from the running build and the permissions permissiond holds.
+    public static func run<App: HostableApp>(
+        identity: AppIdentity,
+        makeApp: @escaping @Sendable (_ build: String, _ permissions: [Permission: PermissionState]) -> App
+    ) async -> Never {
+        letFatalSignalsKill()
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: identity.program) }
+        let logger = Logger(label: identity.program)
+        do {
+            guard let configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
+            else { exit(0) }
+            try await serve(configuration, logger: logger, makeApp: makeApp)
+            exit(0)
+        } catch let error as HostError {
+            logger.critical("\(error.message)")
+            exit(error.exitStatus)
+        } catch {
+            logger.critical("\(identity.program) failed: \(error)")
+            exit(1)
+        }
+    }
+
+    /// Gives SIGABRT (the watchdog's signal, `abort()`) and the other fatal signals back their default
+    /// action, unless `SWIFT_BACKTRACE` asks for the Swift backtracer.
+    ///
+    /// The backtracer's handler starts `swift-backtrace`, which cannot load under the unit's
+    /// `MemoryDenyWriteExecute=yes` (it needs an executable stack); the dying process then hangs until
+    /// systemd's `TimeoutAbortSec` (10 s) SIGKILLs it, so a watchdog relaunch took 15 s instead of 5.
+    static func letFatalSignalsKill() {
+        guard HostConfiguration.environment("SWIFT_BACKTRACE") == nil else { return }
+        for signal in [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGQUIT] {
+            _ = Glibc.signal(signal, SIG_DFL)
+        }
+    }
+
+    static func serve<App: HostableApp>(
+        _ configuration: HostConfiguration, logger: Logger,
+        makeApp: (_ build: String, _ permissions: [Permission: PermissionState]) -> App
+    ) async throws {
+        let notifier = ServiceNotifier()
+        let connection: BusConnection?
+        do {
+            connection = try BusConnection.system()
+        } catch {
+            logger.warning("could not connect to the system bus; no permissions and no D-Bus input", metadata: [
+                "ERROR": "\(error)",
+            ])
+            connection = nil
+        }
+        let savedState = SavedState(directory: configuration.stateDirectory, notifier: notifier, logger: logger)
+        let launcher = AppLauncher<App>(
+            configuration: configuration, savedState: savedState,
+            permissions: connection.map { PermissionsClient(bus: $0, timeout: .seconds(1)) }, appID: configuration.appID,
+            logger: logger)
+        let (app, permissions, report) = launcher.launch(makeApp: makeApp)
+        let host = AppHost(
+            app: app, permissions: permissions, configuration: configuration, savedState: savedState,
+            notifier: notifier, logger: logger)
+
+        // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
+        let outcome = report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
+        try notifier.ready(status: host.status(suffix: outcome))
+        launcher.recordInvocation()
+
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: BusService(
+                        connection: connection, interface: App1Server(host: host, logger: logger), host: host,
+                        notifier: notifier, logger: logger),
+                      successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "dbus"),
+                .init(service: AppService(host: host),
+                      successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "app"),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        try await group.run()
+    }
+}

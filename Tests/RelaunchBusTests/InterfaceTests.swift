@@ -1,0 +1,41 @@
+import RelaunchBus
+import Systemd
+import Testing
+
+/// The descriptions say what CONTRACT.md says: names, paths, signatures.
+@Suite("Relaunch's D-Bus interfaces, described once")
+struct InterfaceTests {
+    @Test("org.relaunch.Permissions1")
+    func permissions() {
+        let interface = BusInterface.permissions1
+        #expect(interface.name == "org.relaunch.Permissions1")
+        #expect(interface.objectPath == "/org/relaunch/Permissions1")
+        let signatures = Dictionary(uniqueKeysWithValues: interface.methods.map { ($0.name, "\($0.inputSignature)->\($0.outputSignature)") })
+        #expect(signatures == [
+            "Get": "ss->s", "List": "s->a{ss}", "ListApps": "->as", "Set": "sss->", "Reset": "ss->",
+            "LastKill": "s->(sssst)", "TestHook": "s->",
+        ])
+        #expect(interface.signals.map(\.name) == ["Changed"])
+        #expect(interface.signals.first?.signature == "ssssb")
+        #expect(interface.signals.first?.arguments.map(\.name) == ["app", "permission", "old_state", "new_state", "killed"])
+    }
+
+    @Test("org.relaunch.App1")
+    func app() {
+        let interface = BusInterface.app1
+        #expect(interface.name == "org.relaunch.App1")
+        #expect(BusInterface.app1ObjectPath == "/org/relaunch/App1")
+        let signatures = Dictionary(uniqueKeysWithValues: interface.methods.map { ($0.name, "\($0.inputSignature)->\($0.outputSignature)") })
+        #expect(signatures == [
+            "Ready": "->(bs)", "State": "->s", "Screen": "->s", "Elements": "->a(sss)", "Tap": "s->", "Type": "ss->",
+            "Background": "->", "Foreground": "->", "Quit": "b->", "TestHook": "s->",
+        ])
+    }
+
+    @Test("an element is the (sss) Elements() answers with")
+    func element() {
+        let element = AppElement(name: "note", kind: .type, description: "a note")
+        #expect(element.busValue == .structure([.string("note"), .string("type"), .string("a note")]))
+        #expect(element.busValue.signature == "(sss)")
+    }
+}
