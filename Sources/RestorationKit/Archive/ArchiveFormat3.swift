@@ -47,11 +47,16 @@ enum ArchiveFormat3 {
 
     static func writePayload(_ archive: RestorationArchive, to writer: inout ByteWriter) {
         var strings = StringTable(expected: 16 + archive.controllers.count * 2)
-        var nodes = NodeWriter()
+        var nodes = NodeWriter(expected: archive.controllers.count)
         // The body first, into its own buffer, so that the string and node tables can precede it.
         var body = ByteWriter(capacity: 64 + archive.controllers.count * 24)
         write(archive.applicationValues, to: &body, strings: &strings)
-        let controllerNodes = archive.controllers.map { nodes.node(of: $0.location, strings: &strings) }
+        // By index: `map` would copy each record (retaining all of its parts) to read its location.
+        var controllerNodes: [Int32] = []
+        controllerNodes.reserveCapacity(archive.controllers.count)
+        for index in archive.controllers.indices {
+            controllerNodes.append(nodes.node(of: archive.controllers[index].location, strings: &strings))
+        }
         let objectNodes = archive.objects.map { nodes.node(of: $0.path, strings: &strings) }
         var records = ByteWriter(capacity: archive.controllers.count * 24)
         records.appendVarint(archive.controllers.count)
@@ -134,12 +139,15 @@ enum ArchiveFormat3 {
     /// records before it used too: `index(of:)` finds those among the last eight without hashing.
     /// Identifiers are mostly new: `index(ofIdentifier:)` goes straight to the hash table.
     private struct StringTable {
-        private var numbers = StringIndex()
+        private var numbers: StringIndex
         private var recent: [(string: String, length: Int, index: Int)] = []
         private var next = 0
 
         /// A table sized for about `expected` distinct strings.
-        init(expected: Int) { numbers = StringIndex(expected: expected) }
+        init(expected: Int) {
+            numbers = StringIndex(expected: expected)
+            recent.reserveCapacity(8)
+        }
 
         /// The strings to write: those that are not predefined.
         var list: [String] { numbers.strings }
@@ -179,6 +187,13 @@ enum ArchiveFormat3 {
     private struct NodeWriter {
         var parents: [Int32] = []
         var identifiers: [Int] = []
+
+        /// Room for `expected` nodes (one per controller, usually).
+        init(expected: Int) {
+            parents.reserveCapacity(expected)
+            identifiers.reserveCapacity(expected)
+        }
+
         /// The table of the last record (usually every record's) and the node written for each of its
         /// nodes (-1: not yet); the other tables' are kept aside.
         private var table: PathTable?
@@ -196,7 +211,12 @@ enum ArchiveFormat3 {
             let source = location.table
             if table !== source {
                 if let table { otherMemos[ObjectIdentifier(table)] = memo }
-                memo = otherMemos.removeValue(forKey: ObjectIdentifier(source)) ?? [0] + [Int32](repeating: -1, count: source.parents.count - 1)
+                if let kept = otherMemos.removeValue(forKey: ObjectIdentifier(source)) {
+                    memo = kept
+                } else {
+                    memo = [Int32](repeating: -1, count: source.parents.count)
+                    memo[0] = 0
+                }
                 table = source
             }
             // Records come parents first: the parent is usually written already.
@@ -269,12 +289,16 @@ enum ArchiveFormat3 {
 
         let nodeCount = try reader.readVarintCount("path node count", minimumItemSize: 2)
         guard nodeCount < Int(Int32.max) else { throw reader.fault("path node count \(nodeCount) is too large") }
-        var parents: [Int32] = [0]
-        var identifiers: [String] = [""]
-        var depths: [Int32] = [0]
+        // Reserved before the first append: an array literal would allocate, then reserving again.
+        var parents: [Int32] = []
+        var identifiers: [String] = []
+        var depths: [Int32] = []
         parents.reserveCapacity(nodeCount + 1)
         identifiers.reserveCapacity(nodeCount + 1)
         depths.reserveCapacity(nodeCount + 1)
+        parents.append(0)
+        identifiers.append("")
+        depths.append(0)
         for node in stride(from: 1, through: nodeCount, by: 1) {
             let parent = try reader.readIndex("path node parent", below: node)
             parents.append(Int32(parent))

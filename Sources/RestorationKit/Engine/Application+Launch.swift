@@ -64,14 +64,15 @@ extension Application {
     /// - Returns: The archive, or nil when `shouldSaveApplicationState` said no.
     /// - Throws: `PreservationError.duplicatePath` naming both controllers when two share a path.
     public func preserve(generation: UInt64, timestamp: UInt64) throws(PreservationError) -> RestorationArchive? {
-        var coder = StateCoder()
+        var coder = StateCoder(capacity: 4)
         coder.encode(buildVersion, forKey: StateCoder.bundleVersionKey)
         coder.encode(systemVersion, forKey: StateCoder.systemVersionKey)
         coder.encode(Double(timestamp) / 1_000_000, forKey: StateCoder.timestampKey)
         coder.encode(userInterfaceIdiom.rawValue, forKey: StateCoder.userInterfaceIdiomKey)
         guard delegate?.application(self, shouldSaveApplicationState: &coder) == true else { return nil }
         delegate?.application(self, willEncodeRestorableStateWith: &coder)
-        let controllers = try Preserver.records(from: window.rootViewController)
+        let controllers = try Preserver.records(from: window.rootViewController, expected: lastPreservedCount)
+        lastPreservedCount = controllers.count
         return RestorationArchive(
             header: ArchiveHeader(buildVersion: buildVersion, timestamp: timestamp, generation: generation),
             applicationValues: coder.storage,
