@@ -334,10 +334,12 @@ enum ArchiveFormat3 {
                 let viewClass = strings[try reader.readIndex("view class", below: strings.count)]
                 views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader, strings: strings)))
             }
+            // The arrays consumed: the record takes them over instead of being copied into `controllers`.
             controllers.append(
                 ArchivedController(
                     location: PathReference(table: table, node: Int32(node)), className: className,
-                    restorationClassName: restorationClassName, relationships: relationships, state: state, views: views))
+                    restorationClassName: restorationClassName, relationships: consume relationships, state: state,
+                    views: consume views))
         }
 
         let objectCount = try reader.readVarintCount("object count", minimumItemSize: 3)

@@ -526,6 +526,12 @@ struct WindowMembership {
 
     /// Adds `controller` and everything below it.
     func add(_ controller: ViewController) {
+        // A controller with nothing below it (each of a chain of presentations, as it is presented
+        // again) is marked without a stack.
+        if controller.children.isEmpty, controller.presentedViewController == nil {
+            controller.windowMark = mark
+            return
+        }
         var pending: [ViewController] = []
         pending.reserveCapacity(16)
         pending.append(controller)
