@@ -60,6 +60,28 @@ public final class Workload: @unchecked Sendable {
         return fresh
     }
 
+    /// Preserve's first half alone: the walk, to an archive (for profiling).
+    public func walk() -> RestorationArchive {
+        do {
+            return try application.preserve(generation: 1, timestamp: 1_700_000_000_000_000)!
+        } catch {
+            preconditionFailure("\(shape) \(count): \(error)")
+        }
+    }
+
+    /// Preserve's second half alone: `archive` to bytes (for profiling).
+    public func encode(_ archive: RestorationArchive) -> [UInt8] { try! ArchiveCodec.encode(archive) }
+
+    /// Restore's first half alone: the bytes checked and decoded (for profiling).
+    public func decode() -> RestorationArchive { try! ArchiveCodec.decode(bytes).archive }
+
+    /// Restore's second half alone: a new application launched from `archive` (for profiling).
+    public func launch(_ archive: RestorationArchive) -> Application {
+        let fresh = Application(buildVersion: "bench", delegate: delegate, registry: registry, systemVersion: "bench")
+        fresh.launch(restoringFrom: archive)
+        return fresh
+    }
+
     /// Foundation's binary property list of the Codable records.
     public func plistEncode() -> Data {
         let encoder = PropertyListEncoder()
