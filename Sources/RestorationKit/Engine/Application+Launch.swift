@@ -33,20 +33,18 @@ extension Application {
             if delegate?.application(self, shouldRestoreApplicationState: coder) == true {
                 isRestoringState = true
                 pendingStateRestorations = 0
-                var running = Restorer(application: self, archive: archive)
-                running.run()
+                // Run in place: copying the restorer would retain each of its tables once more.
+                restorer = Restorer(application: self, archive: archive)
+                restorer?.run()
                 delegate?.application(self, didDecodeRestorableStateWith: coder)
-                restorer = running
             } else {
                 let archivedBuild = coder.decodeString(forKey: StateCoder.bundleVersionKey) ?? archive.header.buildVersion
                 outcome = .declined(archivedBuild == buildVersion ? .declined : .buildMismatch)
             }
         }
         delegate?.applicationDidFinishLaunching(self)
-        if var restorer {
-            // Only now is the hierarchy final: the delegate may still have set the window's root.
-            outcome = .restored(restorer.settle())
-        }
+        // Only now is the hierarchy final: the delegate may still have set the window's root.
+        if let report = restorer?.settle() { outcome = .restored(report) }
         state = .active
         if pendingStateRestorations == 0 { finishStateRestoration() }
         return outcome
