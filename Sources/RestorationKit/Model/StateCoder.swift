@@ -183,7 +183,10 @@ final class RestoredChildren {
     private var next = 0
 
     /// - Parameter distinct: Whether the identifiers are known to be distinct; when not, every lookup
-    ///   goes through the table (where a later pair of the same identifier wins).
+    ///   goes through the table (where a later pair of the same identifier wins). The restorer
+    ///   passes whether the children's path nodes are distinct, as it does for re-linking tabs: the
+    ///   same thing unless a hand-made archive repeats a (parent, identifier) node, and then its two
+    ///   same-named children, restored as two controllers, are handed over in order.
     init(_ pairs: [(identifier: String, controller: ViewController?)], distinct: Bool) {
         self.pairs = pairs
         self.distinct = distinct
