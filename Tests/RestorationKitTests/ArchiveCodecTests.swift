@@ -136,10 +136,12 @@ enum Fault: String, CaseIterable, CustomTestStringConvertible {
         case .empty: bytes = []
         case .trailingBytes: bytes.append(0)
         case .malformedTag:
-            // The first state value's tag: after the build string, the string table, and the app
-            // state's entry count and key index (every length, count and index here is one byte).
+            // The first state value's tag: after the build string, the predefined string count, the
+            // string table, and the app state's entry count and key index (every length, count and
+            // index here is one byte).
             var offset = ArchiveCodec.prefixSize + 16
             offset += 1 + Int(bytes[offset])
+            offset += 1
             let strings = Int(bytes[offset])
             offset += 1
             for _ in 0..<strings { offset += 1 + Int(bytes[offset]) }

@@ -141,6 +141,28 @@ struct ScaleTests {
         #expect(try ArchiveCodec.encode(ArchiveCodec.decode(two).archive) == three, "format 2 read and written again is format 3's bytes")
     }
 
+    @Test("UIKit's application keys and the built-in classes are not written out; a reader refuses a longer predefined list")
+    func predefinedStrings() throws {
+        let navigation = NavigationController(rootViewController: ScaleNote("List"))
+        navigation.restorationIdentifier = "Nav"
+        let application = makeScaleApplication()
+        application.window.rootViewController = navigation
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        let bytes = try ArchiveCodec.encode(archive)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains(StateCoder.bundleVersionKey) && !text.contains("RestorationKit.NavigationController"))
+        #expect(text.contains("ScaleTests.ScaleNote") || text.contains("ScaleNote"))
+        let decoded = try ArchiveCodec.decode(bytes).archive
+        #expect(decoded.controllers == archive.controllers && decoded.applicationState == archive.applicationState)
+        #expect(decoded.controllers[0].className == String(reflecting: NavigationController.self))
+
+        // The count of predefined strings follows the build version ("1": a length and one byte).
+        var longer = bytes
+        longer[ArchiveCodec.prefixSize + 16 + 2] = 100
+        let error = #expect(throws: ArchiveError.self) { try ArchiveCodec.decode(resealed(longer)) }
+        #expect(error?.code == .malformed && error?.description.contains("predefined string count") == true)
+    }
+
     @Test("every integer and an object's path survive format 3")
     func valuesAndObjects() throws {
         let values: [Int64] = [0, 1, -1, 63, -64, 64, 127, 128, 300, -300, .max, .min, .max - 1, .min + 1]

@@ -7,6 +7,7 @@
 // above (../run tells them apart). Foundation's coders run beside them at 10k controllers for
 // reference; restoration-table measures the ratios.
 import Benchmark
+import Foundation
 import BenchmarkTrees
 
 let benchmarks: @Sendable () -> Void = {
@@ -25,57 +26,81 @@ let benchmarks: @Sendable () -> Void = {
             // interruption not to count.
             let batch = max(1, 10_000 / count)
             let suffix = batch == 1 ? "" : ".x\(batch)"
-            // Made once, when the first of its benchmarks runs.
-            nonisolated(unsafe) var made: Workload?
-            let workload = { () -> Workload in
-                if let made { return made }
-                let workload = Workload(shape: shape, count: count)
-                made = workload
-                return workload
-            }
             // 1 µs per controller either way of the stored 1 µs per controller (in nanoseconds).
-            let ceiling = Benchmark.Configuration(
-                thresholds: [.wallClock: BenchmarkThresholds(relative: [:], absolute: [.p90: 1_000 * count * batch])])
-            Benchmark("preserve.\(shape.rawValue).\(count)\(suffix)", configuration: ceiling) { benchmark in
-                let workload = workload()
-                benchmark.startMeasurement()
-                for _ in 0..<batch { blackHole(workload.preserve()) }
-                benchmark.stopMeasurement()
-            }
-            Benchmark("restore.\(shape.rawValue).\(count)\(suffix)", configuration: ceiling) { benchmark in
-                let workload = workload()
-                if batch == 1 {
+            let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+                .wallClock: BenchmarkThresholds(relative: [:], absolute: [.p90: 1_000 * count * batch])
+            ]
+            // Each benchmark makes its hierarchy in its setup and lets it go in its teardown, so that
+            // no other benchmark's 100k controllers sit in the heap while it runs.
+            nonisolated(unsafe) var preserving: Workload?
+            Benchmark(
+                "preserve.\(shape.rawValue).\(count)\(suffix)", configuration: .init(thresholds: thresholds),
+                closure: { benchmark in
+                    guard let workload = preserving else { return }
                     benchmark.startMeasurement()
-                    let restored = workload.restore()
+                    for _ in 0..<batch { blackHole(workload.preserve()) }
                     benchmark.stopMeasurement()
-                    blackHole(restored)  // released after the measurement, like the peers' values
-                } else {
-                    // Each restored application is released before the next restore (and counted):
-                    // keeping a batch alive would measure a heap that grows instead of a launch.
-                    benchmark.startMeasurement()
-                    for _ in 0..<batch { blackHole(workload.restore()) }
-                    benchmark.stopMeasurement()
-                }
-            }
+                },
+                setup: { preserving = Workload(shape: shape, count: count) },
+                teardown: { preserving = nil })
+            nonisolated(unsafe) var restoring: Workload?
+            Benchmark(
+                "restore.\(shape.rawValue).\(count)\(suffix)", configuration: .init(thresholds: thresholds),
+                closure: { benchmark in
+                    guard let workload = restoring else { return }
+                    if batch == 1 {
+                        benchmark.startMeasurement()
+                        let restored = workload.restore()
+                        benchmark.stopMeasurement()
+                        blackHole(restored)  // released after the measurement, like the peers' values
+                    } else {
+                        // Each restored application is released before the next restore (and counted):
+                        // keeping a batch alive would measure a heap that grows instead of a launch.
+                        benchmark.startMeasurement()
+                        for _ in 0..<batch { blackHole(workload.restore()) }
+                        benchmark.stopMeasurement()
+                    }
+                },
+                setup: { restoring = Workload(shape: shape, count: count) },
+                teardown: { restoring = nil })
         }
     }
 
-    let reference = Workload(shape: .tabBar, count: 10_000)
-    let plist = reference.plistEncode()
-    let json = reference.jsonEncode()
+    // Foundation's coders on the 10k tab bar's records, for reference (restoration-table measures the
+    // ratios); each with a workload of its own, made in its setup.
     let peers = Benchmark.Configuration(maxDuration: .seconds(3), maxIterations: 50, thresholds: [:])
-    Benchmark("PropertyListEncoder.tab-bar.10000", configuration: peers) { _ in blackHole(reference.plistEncode()) }
-    Benchmark("PropertyListDecoder.tab-bar.10000", configuration: peers) { benchmark in
-        benchmark.startMeasurement()
-        let decoded = reference.plistDecode(plist)
-        benchmark.stopMeasurement()
-        blackHole(decoded)
+    nonisolated(unsafe) var reference: (workload: Workload, plist: Data, json: Data)?
+    let makeReference = {
+        let workload = Workload(shape: .tabBar, count: 10_000)
+        reference = (workload, workload.plistEncode(), workload.jsonEncode())
     }
-    Benchmark("JSONEncoder.tab-bar.10000", configuration: peers) { _ in blackHole(reference.jsonEncode()) }
-    Benchmark("JSONDecoder.tab-bar.10000", configuration: peers) { benchmark in
-        benchmark.startMeasurement()
-        let decoded = reference.jsonDecode(json)
-        benchmark.stopMeasurement()
-        blackHole(decoded)
-    }
+    let dropReference = { reference = nil }
+    Benchmark(
+        "PropertyListEncoder.tab-bar.10000", configuration: peers,
+        closure: { _ in if let reference { blackHole(reference.workload.plistEncode()) } },
+        setup: makeReference, teardown: dropReference)
+    Benchmark(
+        "PropertyListDecoder.tab-bar.10000", configuration: peers,
+        closure: { benchmark in
+            guard let reference else { return }
+            benchmark.startMeasurement()
+            let decoded = reference.workload.plistDecode(reference.plist)
+            benchmark.stopMeasurement()
+            blackHole(decoded)
+        },
+        setup: makeReference, teardown: dropReference)
+    Benchmark(
+        "JSONEncoder.tab-bar.10000", configuration: peers,
+        closure: { _ in if let reference { blackHole(reference.workload.jsonEncode()) } },
+        setup: makeReference, teardown: dropReference)
+    Benchmark(
+        "JSONDecoder.tab-bar.10000", configuration: peers,
+        closure: { benchmark in
+            guard let reference else { return }
+            benchmark.startMeasurement()
+            let decoded = reference.workload.jsonDecode(reference.json)
+            benchmark.stopMeasurement()
+            blackHole(decoded)
+        },
+        setup: makeReference, teardown: dropReference)
 }

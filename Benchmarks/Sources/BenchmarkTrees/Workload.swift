@@ -60,6 +60,28 @@ public final class Workload: @unchecked Sendable {
         return fresh
     }
 
+    /// Preserve's first half alone: the walk, to an archive (for profiling).
+    public func walk() -> RestorationArchive {
+        do {
+            return try application.preserve(generation: 1, timestamp: 1_700_000_000_000_000)!
+        } catch {
+            preconditionFailure("\(shape) \(count): \(error)")
+        }
+    }
+
+    /// Preserve's second half alone: `archive` to bytes (for profiling).
+    public func encode(_ archive: RestorationArchive) -> [UInt8] { try! ArchiveCodec.encode(archive) }
+
+    /// Restore's first half alone: the bytes checked and decoded (for profiling).
+    public func decode() -> RestorationArchive { try! ArchiveCodec.decode(bytes).archive }
+
+    /// Restore's second half alone: a new application launched from `archive` (for profiling).
+    public func launch(_ archive: RestorationArchive) -> Application {
+        let fresh = Application(buildVersion: "bench", delegate: delegate, registry: registry, systemVersion: "bench")
+        fresh.launch(restoringFrom: archive)
+        return fresh
+    }
+
     /// Foundation's binary property list of the Codable records.
     public func plistEncode() -> Data {
         let encoder = PropertyListEncoder()
@@ -81,8 +103,9 @@ public final class Workload: @unchecked Sendable {
     }
 }
 
-/// What the archive holds, as Codable values: one record per controller with its parent's index
-/// instead of a path (a nested tree 100k deep would overflow Foundation's recursive coders).
+/// What the archive holds, as Codable values: its header, the application-level values the engine
+/// saves (UIKit's keys), and one record per controller with its parent's index instead of a path (a
+/// nested tree 100k deep would overflow Foundation's recursive coders).
 public struct CodableArchive: Codable, Sendable {
     /// The build that wrote it.
     public var build: String
@@ -90,6 +113,8 @@ public struct CodableArchive: Codable, Sendable {
     public var generation: UInt64
     /// When it was written.
     public var timestamp: UInt64
+    /// The application-level values every archive holds.
+    public var application: CodableApplicationState
     /// The controllers, parents first.
     public var records: [CodableRecord]
 
@@ -98,6 +123,8 @@ public struct CodableArchive: Codable, Sendable {
         build = "bench"
         generation = 1
         timestamp = 1_700_000_000_000_000
+        application = CodableApplicationState(
+            bundleVersion: "bench", systemVersion: "bench", timestamp: 1_700_000_000, userInterfaceIdiom: 0)
         records = []
         var pending: [(ViewController, parent: Int, relation: Int)] = [(root, 0, 0)]
         while let (controller, parent, relation) = pending.popLast() {
@@ -131,4 +158,12 @@ public struct CodableRecord: Codable, Sendable {
     public var row: Int
     /// Whether it is its tab bar's selected tab.
     public var selected: Bool
+}
+
+/// UIKit's application-level values, as the engine saves them in every archive.
+public struct CodableApplicationState: Codable, Sendable {
+    public var bundleVersion: String
+    public var systemVersion: String
+    public var timestamp: Double
+    public var userInterfaceIdiom: Int
 }

@@ -6,7 +6,9 @@
 //
 // Usage: restoration-table [--sizes 10,100,1000,10000,100000] [--shapes tab-bar,...] [--data FILE]
 //   --data FILE  also write the medians as tab-separated columns (Benchmarks/plot reads them)
-//   --loop preserve|restore  only time that operation on the first shape and size (for perf)
+//   --loop OPERATION  only time preserve, restore or a half of one (walk, encode, decode, launch) on
+//                     the first shape and size, for perf
+//   --iterations N    how many times --loop times it (default: 1M controllers' worth, at least 200)
 import BenchmarkTrees
 import Foundation
 import RestorationKit
@@ -15,6 +17,7 @@ var sizes = [10, 100, 1_000, 10_000, 100_000]
 var shapes = Shape.allCases
 var dataPath: String?
 var loop: String?
+var iterations: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -22,6 +25,7 @@ while let argument = arguments.popFirst() {
     case "--shapes": shapes = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Shape(rawValue: String($0)) }
     case "--data": dataPath = arguments.popFirst()
     case "--loop": loop = arguments.popFirst()
+    case "--iterations": iterations = arguments.popFirst().flatMap { Int($0) }
     case "--help", "-h":
         print("usage: restoration-table [--sizes 10,100,...] [--shapes \(Shape.allCases.map(\.rawValue).joined(separator: ","))] [--data FILE]")
         exit(0)
@@ -50,9 +54,17 @@ func median(_ values: [Double]) -> Double {
 
 if let loop, let shape = shapes.first, let count = sizes.first {
     let workload = Workload(shape: shape, count: count)
+    let archive = workload.walk()
     var samples: [Double] = []
-    for _ in 0..<max(200, 1_000_000 / count) {
-        samples.append(loop == "preserve" ? time { workload.preserve() }.0 : time { workload.restore() }.0)
+    for _ in 0..<(iterations ?? max(200, 1_000_000 / count)) {
+        switch loop {
+        case "preserve": samples.append(time { workload.preserve() }.0)
+        case "walk": samples.append(time { workload.walk() }.0)
+        case "encode": samples.append(time { workload.encode(archive) }.0)
+        case "decode": samples.append(time { workload.decode() }.0)
+        case "launch": samples.append(time { workload.launch(archive) }.0)
+        default: samples.append(time { workload.restore() }.0)
+        }
     }
     print(String(format: "%@ %@ %d: median %.3f µs per controller", loop, shape.rawValue, count, median(samples) / 1000 / Double(count)))
     exit(0)

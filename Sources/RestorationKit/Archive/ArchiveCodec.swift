@@ -72,7 +72,9 @@ public enum ArchiveCodec {
     ) throws(ArchiveError) -> DecodedArchive {
         guard bytes.count <= limits.hard else { throw .tooLarge(byteCount: bytes.count, limit: limits.hard) }
         guard bytes.count >= magic.count else { throw .truncated(needed: prefixSize, available: bytes.count) }
-        guard Array(bytes[0..<magic.count]) == magic else { throw .badMagic(found: Array(bytes[0..<magic.count])) }
+        guard bytes[0] == magic[0], bytes[1] == magic[1], bytes[2] == magic[2], bytes[3] == magic[3] else {
+            throw .badMagic(found: Array(bytes[0..<magic.count]))
+        }
         guard bytes.count >= prefixSize else { throw .truncated(needed: prefixSize, available: bytes.count) }
 
         let version = UInt16(bytes[4]) | UInt16(bytes[5]) << 8

@@ -3,7 +3,8 @@
 /// Payload (after the 16-byte prefix `ArchiveCodec` describes):
 ///
 ///     generation u64, timestamp u64, build version (varint length + UTF-8)
-///     strings: count, then each as varint length + UTF-8
+///     predefined strings used: P (strings 0..<P are the first P of `predefinedStrings`)
+///     strings: count, then each as varint length + UTF-8 (they are numbered from P on)
 ///     application state
 ///     path nodes: count N, then for node 1...N: parent node (0 = the root, else below this node),
 ///                 identifier (a string index)
@@ -22,15 +23,40 @@
 /// shape. The same archive always encodes to the same bytes: strings are numbered in the order
 /// they are first written.
 enum ArchiveFormat3 {
+    /// Strings an archive refers to without writing them, like HPACK's static table: UIKit's
+    /// application-level keys, the engine's own keys and its built-in classes. The list only ever
+    /// grows at the end (an archive says how many of them it counts on).
+    static let predefinedStrings: [String] = [
+        StateCoder.bundleVersionKey, StateCoder.systemVersionKey, StateCoder.timestampKey,
+        StateCoder.userInterfaceIdiomKey, StateCoder.storyboardKey, StateCoder.storyboardIdentifierKey,
+        ScrollView.contentOffsetXKey, ScrollView.contentOffsetYKey, TextView.textKey, TextView.selectionKey,
+        Switch.isOnKey, TableView.selectedIdentifiersKey, TableView.firstVisibleIdentifierKey,
+        "RestorationKit.ViewController", "RestorationKit.NavigationController", "RestorationKit.TabBarController",
+        "RestorationKit.TableViewController", "RestorationKit.View", "RestorationKit.ScrollView",
+        "RestorationKit.TextView", "RestorationKit.TableView", "RestorationKit.Switch",
+    ]
+
+    /// `predefinedStrings` by string.
+    private static let predefinedIndex: StringIndex = {
+        var index = StringIndex(expected: predefinedStrings.count)
+        for string in predefinedStrings { _ = index.number(of: string) }
+        return index
+    }()
+
     // MARK: Writing
 
     static func writePayload(_ archive: RestorationArchive, to writer: inout ByteWriter) {
-        var strings = StringTable(expected: 64 + archive.controllers.count * 2)
-        var nodes = NodeWriter()
+        var strings = StringTable(expected: 16 + archive.controllers.count * 2)
+        var nodes = NodeWriter(expected: archive.controllers.count)
         // The body first, into its own buffer, so that the string and node tables can precede it.
         var body = ByteWriter(capacity: 64 + archive.controllers.count * 24)
         write(archive.applicationValues, to: &body, strings: &strings)
-        let controllerNodes = archive.controllers.map { nodes.node(of: $0.location, strings: &strings) }
+        // By index: `map` would copy each record (retaining all of its parts) to read its location.
+        var controllerNodes: [Int32] = []
+        controllerNodes.reserveCapacity(archive.controllers.count)
+        for index in archive.controllers.indices {
+            controllerNodes.append(nodes.node(of: archive.controllers[index].location, strings: &strings))
+        }
         let objectNodes = archive.objects.map { nodes.node(of: $0.path, strings: &strings) }
         var records = ByteWriter(capacity: archive.controllers.count * 24)
         records.appendVarint(archive.controllers.count)
@@ -67,6 +93,7 @@ enum ArchiveFormat3 {
         writer.append(archive.header.generation)
         writer.append(archive.header.timestamp)
         writer.appendShortString(archive.header.buildVersion)
+        writer.appendVarint(predefinedStrings.count)
         writer.appendVarint(strings.list.count)
         for string in strings.list { writer.appendShortString(string) }
         writer.append(contentsOf: body)
@@ -112,20 +139,26 @@ enum ArchiveFormat3 {
     /// records before it used too: `index(of:)` finds those among the last eight without hashing.
     /// Identifiers are mostly new: `index(ofIdentifier:)` goes straight to the hash table.
     private struct StringTable {
-        private var numbers = StringIndex()
+        private var numbers: StringIndex
         private var recent: [(string: String, length: Int, index: Int)] = []
         private var next = 0
 
         /// A table sized for about `expected` distinct strings.
-        init(expected: Int) { numbers = StringIndex(expected: expected) }
+        init(expected: Int) {
+            numbers = StringIndex(expected: expected)
+            recent.reserveCapacity(8)
+        }
 
+        /// The strings to write: those that are not predefined.
         var list: [String] { numbers.strings }
 
-        /// The index of a name or key.
+        /// The index of a name or key (a predefined string's, if it is one).
         mutating func index(of string: String) -> Int {
             let length = string.utf8.count
             for entry in recent where entry.length == length && entry.string == string { return entry.index }
-            let number = numbers.number(of: string).number
+            let number =
+                ArchiveFormat3.predefinedIndex.number(ofExisting: string)
+                ?? ArchiveFormat3.predefinedStrings.count + numbers.number(of: string).number
             if recent.count < 8 {
                 recent.append((string, length, number))
             } else {
@@ -140,11 +173,11 @@ enum ArchiveFormat3 {
         mutating func index(ofIdentifier string: String) -> Int {
             if predicted < numbers.count, numbers.strings[predicted] == string {
                 predicted += 1
-                return predicted - 1
+                return ArchiveFormat3.predefinedStrings.count + predicted - 1
             }
             let number = numbers.number(of: string).number
             predicted = number + 1
-            return number
+            return ArchiveFormat3.predefinedStrings.count + number
         }
 
         private var predicted = 0
@@ -154,6 +187,13 @@ enum ArchiveFormat3 {
     private struct NodeWriter {
         var parents: [Int32] = []
         var identifiers: [Int] = []
+
+        /// Room for `expected` nodes (one per controller, usually).
+        init(expected: Int) {
+            parents.reserveCapacity(expected)
+            identifiers.reserveCapacity(expected)
+        }
+
         /// The table of the last record (usually every record's) and the node written for each of its
         /// nodes (-1: not yet); the other tables' are kept aside.
         private var table: PathTable?
@@ -171,7 +211,12 @@ enum ArchiveFormat3 {
             let source = location.table
             if table !== source {
                 if let table { otherMemos[ObjectIdentifier(table)] = memo }
-                memo = otherMemos.removeValue(forKey: ObjectIdentifier(source)) ?? [0] + [Int32](repeating: -1, count: source.parents.count - 1)
+                if let kept = otherMemos.removeValue(forKey: ObjectIdentifier(source)) {
+                    memo = kept
+                } else {
+                    memo = [Int32](repeating: -1, count: source.parents.count)
+                    memo[0] = 0
+                }
                 table = source
             }
             // Records come parents first: the parent is usually written already.
@@ -234,21 +279,26 @@ enum ArchiveFormat3 {
         let build = try reader.readShortString("build version")
         let header = ArchiveHeader(formatVersion: 3, buildVersion: build, timestamp: timestamp, generation: generation)
 
+        let predefined = try reader.readIndex("predefined string count", below: predefinedStrings.count + 1)
         let stringCount = try reader.readVarintCount("string count", minimumItemSize: 1)
-        var strings: [String] = []
-        strings.reserveCapacity(stringCount)
+        var strings = Array(predefinedStrings.prefix(predefined))
+        strings.reserveCapacity(predefined + stringCount)
         for _ in 0..<stringCount { strings.append(try reader.readShortString("string")) }
 
         let applicationValues = try readState(from: &reader, strings: strings)
 
         let nodeCount = try reader.readVarintCount("path node count", minimumItemSize: 2)
         guard nodeCount < Int(Int32.max) else { throw reader.fault("path node count \(nodeCount) is too large") }
-        var parents: [Int32] = [0]
-        var identifiers: [String] = [""]
-        var depths: [Int32] = [0]
+        // Reserved before the first append: an array literal would allocate, then reserving again.
+        var parents: [Int32] = []
+        var identifiers: [String] = []
+        var depths: [Int32] = []
         parents.reserveCapacity(nodeCount + 1)
         identifiers.reserveCapacity(nodeCount + 1)
         depths.reserveCapacity(nodeCount + 1)
+        parents.append(0)
+        identifiers.append("")
+        depths.append(0)
         for node in stride(from: 1, through: nodeCount, by: 1) {
             let parent = try reader.readIndex("path node parent", below: node)
             parents.append(Int32(parent))
@@ -284,10 +334,12 @@ enum ArchiveFormat3 {
                 let viewClass = strings[try reader.readIndex("view class", below: strings.count)]
                 views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader, strings: strings)))
             }
+            // The arrays consumed: the record takes them over instead of being copied into `controllers`.
             controllers.append(
                 ArchivedController(
                     location: PathReference(table: table, node: Int32(node)), className: className,
-                    restorationClassName: restorationClassName, relationships: relationships, state: state, views: views))
+                    restorationClassName: restorationClassName, relationships: consume relationships, state: state,
+                    views: consume views))
         }
 
         let objectCount = try reader.readVarintCount("object count", minimumItemSize: 3)

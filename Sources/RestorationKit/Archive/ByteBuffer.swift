@@ -175,7 +175,18 @@ struct ByteReader {
 
     /// A varint; an over-long one (a needless zero group, or more than 64 bits) is malformed, so that
     /// every value has one encoding.
+    @inline(__always)
     mutating func readVarint(_ what: String) throws(ArchiveError) -> UInt64 {
+        // Most counts and indexes are below 128: one byte, no loop.
+        if offset < buffer.count, buffer[offset] < 0x80 {
+            offset += 1
+            return UInt64(buffer[offset - 1])
+        }
+        return try readLongVarint(what)
+    }
+
+    @inline(never)
+    private mutating func readLongVarint(_ what: String) throws(ArchiveError) -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0

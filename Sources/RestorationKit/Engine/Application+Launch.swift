@@ -33,20 +33,18 @@ extension Application {
             if delegate?.application(self, shouldRestoreApplicationState: coder) == true {
                 isRestoringState = true
                 pendingStateRestorations = 0
-                var running = Restorer(application: self, archive: archive)
-                running.run()
+                // Run in place: copying the restorer would retain each of its tables once more.
+                restorer = Restorer(application: self, archive: archive)
+                restorer?.run()
                 delegate?.application(self, didDecodeRestorableStateWith: coder)
-                restorer = running
             } else {
                 let archivedBuild = coder.decodeString(forKey: StateCoder.bundleVersionKey) ?? archive.header.buildVersion
                 outcome = .declined(archivedBuild == buildVersion ? .declined : .buildMismatch)
             }
         }
         delegate?.applicationDidFinishLaunching(self)
-        if var restorer {
-            // Only now is the hierarchy final: the delegate may still have set the window's root.
-            outcome = .restored(restorer.settle())
-        }
+        // Only now is the hierarchy final: the delegate may still have set the window's root.
+        if let report = restorer?.settle() { outcome = .restored(report) }
         state = .active
         if pendingStateRestorations == 0 { finishStateRestoration() }
         return outcome
@@ -64,14 +62,15 @@ extension Application {
     /// - Returns: The archive, or nil when `shouldSaveApplicationState` said no.
     /// - Throws: `PreservationError.duplicatePath` naming both controllers when two share a path.
     public func preserve(generation: UInt64, timestamp: UInt64) throws(PreservationError) -> RestorationArchive? {
-        var coder = StateCoder()
+        var coder = StateCoder(capacity: 4)
         coder.encode(buildVersion, forKey: StateCoder.bundleVersionKey)
         coder.encode(systemVersion, forKey: StateCoder.systemVersionKey)
         coder.encode(Double(timestamp) / 1_000_000, forKey: StateCoder.timestampKey)
         coder.encode(userInterfaceIdiom.rawValue, forKey: StateCoder.userInterfaceIdiomKey)
         guard delegate?.application(self, shouldSaveApplicationState: &coder) == true else { return nil }
         delegate?.application(self, willEncodeRestorableStateWith: &coder)
-        let controllers = try Preserver.records(from: window.rootViewController)
+        let controllers = try Preserver.records(from: window.rootViewController, expected: lastPreservedCount)
+        lastPreservedCount = controllers.count
         return RestorationArchive(
             header: ArchiveHeader(buildVersion: buildVersion, timestamp: timestamp, generation: generation),
             applicationValues: coder.storage,

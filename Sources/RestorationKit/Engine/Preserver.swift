@@ -8,10 +8,23 @@
 /// at any depth, and class names are computed once per class.
 struct Preserver {
     private var records: [ArchivedController] = []
-    private var parents: [Int32] = [0]
-    private var identifiers: [String] = [""]
-    private var depths: [Int32] = [0]
+    private var parents: [Int32] = []
+    private var identifiers: [String] = []
+    private var depths: [Int32] = []
     private var names = TypeNameCache()
+
+    /// Room for `expected` controllers: each array is allocated once instead of growing from empty
+    /// (at 10 controllers the growing took a third of preservation's allocations).
+    private init(expected: Int) {
+        let capacity = max(expected, 15) + 1
+        records.reserveCapacity(capacity)
+        parents.reserveCapacity(capacity)
+        identifiers.reserveCapacity(capacity)
+        depths.reserveCapacity(capacity)
+        parents.append(0)
+        identifiers.append("")
+        depths.append(0)
+    }
 
     /// One controller waiting to be recorded, and the earlier sibling with its identifier, if any.
     private struct Pending {
@@ -21,8 +34,11 @@ struct Preserver {
     }
 
     /// The records for everything under `root`.
-    static func records(from root: ViewController?) throws(PreservationError) -> [ArchivedController] {
-        var preserver = Preserver()
+    ///
+    /// - Parameter expected: About how many there will be (the last preservation's count, say), to
+    ///   allocate for them at once; more or fewer only cost a reallocation.
+    static func records(from root: ViewController?, expected: Int = 0) throws(PreservationError) -> [ArchivedController] {
+        var preserver = Preserver(expected: expected)
         if let root { try preserver.walk(from: root) }
         let table = PathTable(parents: preserver.parents, identifiers: preserver.identifiers, depths: preserver.depths)
         var records = preserver.records
@@ -34,7 +50,9 @@ struct Preserver {
     }
 
     private mutating func walk(from root: ViewController) throws(PreservationError) {
-        var pending = [Pending(controller: root, parent: 0)]
+        var pending: [Pending] = []
+        pending.reserveCapacity(16)
+        pending.append(Pending(controller: root, parent: 0))
         while let next = pending.popLast() {
             let controller = next.controller
             guard let identifier = controller.restorationIdentifier else { continue }
@@ -56,51 +74,60 @@ struct Preserver {
             }
             controller.encodeRestorableState(with: &coder)
             let children = Self.preservedChildren(of: controller, encoded: coder.encodedControllers)
+            let presented = controller.presentedViewController
+            // Read once: each read of a class's property is an exclusivity check.
+            let childIdentifiers = children.map(\.restorationIdentifier)
+            let presentedIdentifier = presented?.restorationIdentifier
+            // Every part made before the record, so that the record is moved into the array, not copied.
+            let restorationClassName = controller.restorationClass.map { names.name(of: $0) }
+            let relationships = Self.relationships(of: controller, children: childIdentifiers, presented: presentedIdentifier)
+            let views = try views(of: controller, at: node)
             records.append(
                 ArchivedController(
-                    location: PathReference(table: .empty, node: node),
-                    className: className,
-                    restorationClassName: controller.restorationClass.map { names.name(of: $0) },
-                    relationships: Self.relationships(of: controller, children: children),
-                    state: coder.storage,
-                    views: try views(of: controller, at: node)))
+                    location: PathReference(table: .empty, node: node), className: className,
+                    restorationClassName: restorationClassName, relationships: relationships, state: coder.storage, views: views))
 
             // Popped in reverse: the children in order, each with its subtree, then what it presents.
             // Two of them with one identifier would share a path: the second is refused when its turn
             // comes, as a walk that kept every path would find it.
-            let presented = controller.presentedViewController
             if children.isEmpty {
                 if let presented { pending.append(Pending(controller: presented, parent: node)) }
                 continue
             }
-            var below = children
-            if let presented { below.append(presented) }
-            let duplicates = Self.earlierSiblings(below)
-            for index in below.indices.reversed() {
-                pending.append(Pending(controller: below[index], parent: node, duplicateOf: duplicates?[index]))
+            var siblings = children
+            var identifiers = childIdentifiers
+            if let presented {
+                siblings.append(presented)
+                identifiers.append(presentedIdentifier)
+            }
+            let duplicates = Self.earlierSiblings(siblings, identifiers: identifiers)
+            for index in siblings.indices.reversed() {
+                pending.append(Pending(controller: siblings[index], parent: node, duplicateOf: duplicates?[index]))
             }
         }
     }
 
-    /// For each controller, the first one before it with the same restoration identifier, if any;
-    /// nil when no two have the same one.
-    private static func earlierSiblings(_ siblings: [ViewController]) -> [ViewController?]? {
+    /// For each controller, the first one before it with the same restoration identifier (the
+    /// controllers' `identifiers`, in order), if any; nil when no two have the same one.
+    private static func earlierSiblings(_ siblings: [ViewController], identifiers: [String?]) -> [ViewController?]? {
         guard siblings.count > 1 else { return nil }
         var earlier: [ViewController?]?
-        if siblings.count <= 8 {
+        if siblings.count <= 16 {
             for index in 1..<siblings.count {
-                guard let identifier = siblings[index].restorationIdentifier,
-                    let first = siblings[..<index].first(where: { $0.restorationIdentifier == identifier })
+                guard let identifier = identifiers[index] else { continue }
+                let length = identifier.utf8.count
+                guard
+                    let first = identifiers[..<index].firstIndex(where: { $0?.utf8.count == length && $0 == identifier })
                 else { continue }
                 if earlier == nil { earlier = [ViewController?](repeating: nil, count: siblings.count) }
-                earlier?[index] = first
+                earlier?[index] = siblings[first]
             }
         } else {
             var seen = StringIndex(expected: siblings.count)
             var firstWith: [Int] = []
             firstWith.reserveCapacity(siblings.count)
-            for (index, sibling) in siblings.enumerated() {
-                guard let identifier = sibling.restorationIdentifier else { continue }
+            for (index, identifier) in identifiers.enumerated() {
+                guard let identifier else { continue }
                 let (number, isNew) = seen.number(of: identifier)
                 if isNew {
                     firstWith.append(index)
@@ -161,19 +188,20 @@ struct Preserver {
         return views
     }
 
-    private static func relationships(of controller: ViewController, children: [ViewController]) -> [ArchivedRelationship] {
-        let childKind: ArchivedRelationship.Kind = controller is NavigationController ? .pushed : .child
+    /// Its children (by their identifiers, in order), a tab bar's selected tab, and what it presents.
+    private static func relationships(of controller: ViewController, children: [String?], presented: String?) -> [ArchivedRelationship] {
         var relationships: [ArchivedRelationship] = []
-        relationships.reserveCapacity(children.count)
-        for child in children {
-            if let identifier = child.restorationIdentifier { relationships.append(ArchivedRelationship(childKind, identifier)) }
+        if !children.isEmpty {
+            let childKind: ArchivedRelationship.Kind = controller is NavigationController ? .pushed : .child
+            relationships.reserveCapacity(children.count + 2)
+            for identifier in children {
+                if let identifier { relationships.append(ArchivedRelationship(childKind, identifier)) }
+            }
+            if let tabs = controller as? TabBarController, let selected = tabs.selectedViewController?.restorationIdentifier {
+                relationships.append(ArchivedRelationship(.selectedTab, selected))
+            }
         }
-        if let tabs = controller as? TabBarController, let selected = tabs.selectedViewController?.restorationIdentifier {
-            relationships.append(ArchivedRelationship(.selectedTab, selected))
-        }
-        if let presented = controller.presentedViewController?.restorationIdentifier {
-            relationships.append(ArchivedRelationship(.presented, presented))
-        }
+        if let presented { relationships.append(ArchivedRelationship(.presented, presented)) }
         return relationships
     }
 }

@@ -50,6 +50,9 @@ struct Restorer {
     private var pathStackNodes: [Int32] = []
     /// Indexes of a parent's children by identifier, valid while its children do not change.
     private var childIndexes: [ObjectIdentifier: ChildIndex] = [:]
+    /// The restoration classes looked up so far (records share a few): the registry is a dictionary
+    /// in a copy-on-write struct, so each lookup there hashes the name and retains four tables.
+    private var restorationClasses: [(name: String, type: any ViewControllerRestoration.Type)] = []
 
     private struct PathKey: Hashable {
         var parent: Int32
@@ -97,6 +100,10 @@ struct Restorer {
         childStart = start
         childList = list
         nodes = Array(repeating: NodeState(), count: count)
+        // Allocated once, not grown from empty: usually every record is restored.
+        report.restored.reserveCapacity(archive.controllers.count)
+        pathStack.reserveCapacity(8)
+        pathStackNodes.reserveCapacity(8)
     }
 
     /// The node of `node` of `table` in `builder`, adding it and the prefixes not yet there.
@@ -162,7 +169,7 @@ struct Restorer {
             relinkChildren(of: index, at: node, children: children, distinct: distinct)
             guard nodes[Int(node)].decoded else { continue }
             var coder = StateCoder(storage: archive.controllers[index].stateValues, application: application)
-            if !children.isEmpty { coder.restoredChildren = RestoredChildren(children) }
+            if !children.isEmpty { coder.restoredChildren = RestoredChildren(children, distinct: distinct) }
             controller.decodeRestorableState(with: coder)
             if !archive.controllers[index].views.isEmpty { decodedViews += decodeViews(of: controller, from: archive.controllers[index]) }
         }
@@ -236,6 +243,11 @@ struct Restorer {
     /// `restored` to `skipped` (`notInWindow`): only what the user can reach was restored.
     mutating func settle() -> RestorationReport {
         let inWindow = WindowMembership(root: application.window.rootViewController)
+        // Usually everything restored is in the window: the report stands as it is.
+        let allInWindow = report.restored.allSatisfy { entry in
+            nodes[Int(entry.location.node)].found.map(inWindow.contains) ?? false
+        }
+        if allInWindow { return report }
         var settled = report
         settled.restored = []
         settled.restored.reserveCapacity(report.restored.count)
@@ -270,7 +282,7 @@ struct Restorer {
         let controller: ViewController
         let via: RestorationReport.Via
         if let name = archive.controllers[index].restorationClassName {
-            guard let restorationClass = application.registry.restorationClass(named: name) else {
+            guard let restorationClass = restorationClass(named: name) else {
                 return skip(node, .restorationClassNotRegistered(name))
             }
             guard let made = restorationClass.viewController(withRestorationIdentifierPath: path, coder: coder) else {
@@ -332,6 +344,14 @@ struct Restorer {
         return pathStack
     }
 
+    /// The registered restoration class of that name, looked up in the registry once per name.
+    private mutating func restorationClass(named name: String) -> (any ViewControllerRestoration.Type)? {
+        for entry in restorationClasses where entry.name == name { return entry.type }
+        guard let found = application.registry.restorationClass(named: name) else { return nil }
+        if restorationClasses.count < 8 { restorationClasses.append((name, found)) }
+        return found
+    }
+
     /// UIKit's last step: instantiate from the storyboard the controller came from, by its storyboard id.
     private func storyboardController(coder: StateCoder) -> ViewController? {
         guard let storyboard = coder.storyboard, let id = coder.decodeString(forKey: StateCoder.storyboardIdentifierKey) else {
@@ -369,7 +389,8 @@ struct Restorer {
     // MARK: 2. Re-link containers
 
     /// The controllers a record names as children or pushed controllers, in order (nil: not restored),
-    /// and whether their nodes are distinct (so, their identifiers: a node is one path).
+    /// and whether their nodes are distinct (so, their identifiers: a node is one path; false when
+    /// one has no node).
     private mutating func restoredChildren(
         of index: Int, at node: Int32
     ) -> (children: [(identifier: String, controller: ViewController?)], distinct: Bool) {
@@ -382,6 +403,8 @@ struct Restorer {
             if let childNode {
                 if nodes[Int(childNode)].seen == stamp { distinct = false }
                 nodes[Int(childNode)].seen = stamp
+            } else {
+                distinct = false  // no node to tell it from the others by
             }
             children.append((relationship.identifier, childNode.flatMap { nodes[Int($0)].found }))
         }
@@ -503,7 +526,15 @@ struct WindowMembership {
 
     /// Adds `controller` and everything below it.
     func add(_ controller: ViewController) {
-        var pending = [controller]
+        // A controller with nothing below it (each of a chain of presentations, as it is presented
+        // again) is marked without a stack.
+        if controller.children.isEmpty, controller.presentedViewController == nil {
+            controller.windowMark = mark
+            return
+        }
+        var pending: [ViewController] = []
+        pending.reserveCapacity(16)
+        pending.append(controller)
         while let next = pending.popLast() {
             guard next.windowMark != mark else { continue }
             next.windowMark = mark

@@ -37,6 +37,8 @@ public final class Application {
     var stateRestorationCompletion: (() -> Void)?
     /// Objects registered for preservation and restoration, held weakly, in registration order.
     var registeredObjects: [RegisteredObject] = []
+    /// How many controllers the last preservation recorded: the next one allocates for as many.
+    var lastPreservedCount = 0
 
     /// An application for `buildVersion`, not yet launched.
     ///

@@ -94,8 +94,13 @@ public struct StateCoder {
 
     /// The restored controllers referenced under `key`, in order; those not restored are left out.
     public func decodeViewControllers(forKey key: String) -> [ViewController] {
-        guard let restoredChildren else { return [] }
-        return (decodeStrings(forKey: key) ?? []).compactMap { restoredChildren[$0] }
+        guard let restoredChildren, let identifiers = decodeStrings(forKey: key) else { return [] }
+        var controllers: [ViewController] = []
+        controllers.reserveCapacity(identifiers.count)  // allocated once, not grown from empty
+        for identifier in identifiers {
+            if let controller = restoredChildren[identifier] { controllers.append(controller) }
+        }
+        return controllers
     }
 
     /// Whether anything was stored under `key`.
@@ -164,14 +169,34 @@ public enum StateValue: Equatable, Sendable {
 }
 
 /// The restored controllers a record names as its children or pushed controllers, looked up by
-/// identifier only if its decode asks (a tab bar's never does): the table is made on first use.
+/// identifier only if its decode asks (a tab bar's never does).
+///
+/// A custom container usually asks for its children in the order it encoded them, which is the
+/// order the record names them: when the identifiers are distinct, the pair after the last one
+/// found is tried first, with one comparison. A hash table is made only when a lookup misses it.
 final class RestoredChildren {
     private var pairs: [(identifier: String, controller: ViewController?)]
     private var table: [String: ViewController]?
+    /// Whether no two pairs have the same identifier (so the one found in order is the only one).
+    private let distinct: Bool
+    /// The pair tried first by the next lookup.
+    private var next = 0
 
-    init(_ pairs: [(identifier: String, controller: ViewController?)]) { self.pairs = pairs }
+    /// - Parameter distinct: Whether the identifiers are known to be distinct; when not, every lookup
+    ///   goes through the table (where a later pair of the same identifier wins). The restorer
+    ///   passes whether the children's path nodes are distinct, as it does for re-linking tabs: the
+    ///   same thing unless a hand-made archive repeats a (parent, identifier) node, and then its two
+    ///   same-named children, restored as two controllers, are handed over in order.
+    init(_ pairs: [(identifier: String, controller: ViewController?)], distinct: Bool) {
+        self.pairs = pairs
+        self.distinct = distinct
+    }
 
     subscript(identifier: String) -> ViewController? {
+        if distinct, table == nil, next < pairs.count, pairs[next].identifier == identifier {
+            next += 1
+            return pairs[next - 1].controller
+        }
         if table == nil {
             var made: [String: ViewController] = Dictionary(minimumCapacity: pairs.count)
             // A later relationship of the same identifier wins, as it would assigning one by one.

@@ -41,6 +41,11 @@ struct StateValues: Equatable, Sendable {
             return index < entries.count && entries[index].key == key ? entries[index].value : nil
         }
         set {
+            // Keys usually arrive in order: a new last key is appended (no search, no shifting).
+            if let value = newValue, entries.last.map({ $0.key < key }) ?? true {
+                entries.append(Entry(key: key, value: value))
+                return
+            }
             let index = position(of: key)
             let present = index < entries.count && entries[index].key == key
             switch (newValue, present) {
