@@ -2,6 +2,14 @@
 // Relaunch: UIKit-style state restoration, a permission daemon and a demo app under systemd.
 import PackageDescription
 
+// Every Relaunch app's executable links the Swift runtime statically: a relaunch pays no dynamic
+// loading of libswiftCore, Foundation and friends (tests/sandbox/measure-relaunch: exec → main()), and
+// the binary needs no toolchain at run time. Copy `linkerSettings: relaunchAppLinking` to a new app.
+// (FoundationEssentials' static archive needs its two helper archives named; swiftc does not add them.)
+let relaunchAppLinking: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
+]
+
 let package = Package(
     name: "Relaunch",
     platforms: [.macOS(.v15)],
@@ -82,10 +90,18 @@ let package = Package(
         ),
 
         // MARK: Executables
-        .executableTarget(name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"]),
-        .executableTarget(name: "banca-demo", dependencies: ["Banca", "RelaunchHost", "RelaunchContract"]),
-        .executableTarget(name: "countries-demo", dependencies: ["Countries", "RelaunchHost", "RelaunchContract"]),
-        .executableTarget(name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"]),
+        .executableTarget(
+            name: "checkin-demo", dependencies: ["CheckIn", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
+        .executableTarget(
+            name: "banca-demo", dependencies: ["Banca", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
+        .executableTarget(
+            name: "countries-demo", dependencies: ["Countries", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
+        .executableTarget(
+            name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
         .executableTarget(
             name: "permissiond",
             dependencies: [

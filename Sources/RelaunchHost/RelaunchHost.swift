@@ -39,13 +39,14 @@ public enum RelaunchHost {
         identity: AppIdentity,
         makeApp: @escaping @Sendable (_ build: String, _ permissions: [Permission: PermissionState]) -> App
     ) async -> Never {
+        var timings = LaunchTimings(main: LaunchTimings.now())
         letFatalSignalsKill()
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: identity.program) }
         let logger = Logger(label: identity.program)
         do {
             guard let configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
             else { exit(0) }
-            try await serve(configuration, logger: logger, makeApp: makeApp)
+            try await serve(configuration, logger: logger, timings: &timings, makeApp: makeApp)
             exit(0)
         } catch let error as HostError {
             logger.critical("\(error.message)")
@@ -70,7 +71,7 @@ public enum RelaunchHost {
     }
 
     static func serve<App: HostableApp>(
-        _ configuration: HostConfiguration, logger: Logger,
+        _ configuration: HostConfiguration, logger: Logger, timings: inout LaunchTimings,
         makeApp: (_ build: String, _ permissions: [Permission: PermissionState]) -> App
     ) async throws {
         let notifier = ServiceNotifier()
@@ -89,6 +90,7 @@ public enum RelaunchHost {
             permissions: connection.map { PermissionsClient(bus: $0, timeout: .seconds(1)) }, appID: configuration.appID,
             logger: logger)
         let (app, permissions, report) = launcher.launch(makeApp: makeApp)
+        timings.restored = LaunchTimings.now()
         let host = AppHost(
             app: app, permissions: permissions, configuration: configuration, savedState: savedState,
             notifier: notifier, logger: logger)
@@ -96,7 +98,10 @@ public enum RelaunchHost {
         // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
         let outcome = report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
         try notifier.ready(status: host.status(suffix: outcome))
+        timings.ready = LaunchTimings.now()
         launcher.recordInvocation()
+        logger.info("launch timing: main() to restored \(timings.restored - timings.main) µs, to READY=1 \(timings.ready - timings.main) µs",
+                    metadata: timings.fields.mapValues { .string($0) })
 
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [

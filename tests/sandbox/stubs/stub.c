@@ -8,6 +8,10 @@
  *                 Set(app, permission, state) calls systemd's KillUnit(app.service, "main", SIGKILL) the
  *                 way the real daemon does, so the unit's privileges are tested for real.
  *   relaunchctl   prints that it is a stub and exits 69 (daemon unreachable), so nobody mistakes it.
+ *                 (So does any other name: tests/sandbox/measure-relaunch times exec → main() with it.)
+ *
+ * checkin-demo logs "launch timing" after READY=1 with LAUNCH_MAIN_USEC and LAUNCH_READY_USEC (wall clock,
+ * as RelaunchHost does). With RELAUNCH_STUB_BUS_NAME=none it serves no bus name, so it can run beside the real app.
  *
  * Build: gcc -O2 -o DIR/checkin-demo stub.c -lsystemd  (tests/sandbox/build-stubs does all three). */
 #define _GNU_SOURCE
@@ -20,6 +24,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
 #include <systemd/sd-journal.h>
+#include <time.h>
 
 static int screen(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     return sd_bus_reply_method_return(m, "s", "[stub checkin-demo]\n");
@@ -85,12 +90,20 @@ static const sd_bus_vtable perm_vtable[] = {
     SD_BUS_VTABLE_END
 };
 
+/* Microseconds since the epoch: the journal's clock. */
+static unsigned long long realtime_usec(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (unsigned long long)now.tv_sec * 1000000ULL + (unsigned long long)now.tv_nsec / 1000ULL;
+}
+
 static int die(const char *what, int r) {
     fprintf(stderr, "stub: %s: %s\n", what, strerror(-r));
     return 1;
 }
 
 int main(int argc, char **argv) {
+    unsigned long long main_usec = realtime_usec();
     const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
     int demo = strcmp(name, "checkin-demo") == 0;
     sd_event *event = NULL;
@@ -111,7 +124,12 @@ int main(int argc, char **argv) {
         sd_journal_send("MESSAGE=stub checkin-demo launched", "MESSAGE_ID=0c3ece682843457296ab0da296a09171",
                         "LAUNCH_OUTCOME=fresh", "BUILD_NUMBER=0", NULL);
         sd_notify(0, "READY=1");
-        if ((r = sd_bus_request_name(bus, "org.relaunch.CheckInDemo1", 0)) < 0) return die("request name", r);
+        unsigned long long ready_usec = realtime_usec();
+        sd_journal_send("MESSAGE=launch timing", "LAUNCH_MAIN_USEC=%llu", main_usec, "LAUNCH_RESTORED_USEC=%llu", main_usec,
+                        "LAUNCH_READY_USEC=%llu", ready_usec, NULL);
+        const char *name_choice = getenv("RELAUNCH_STUB_BUS_NAME");
+        if (!name_choice || strcmp(name_choice, "none") != 0)
+            if ((r = sd_bus_request_name(bus, "org.relaunch.CheckInDemo1", 0)) < 0) return die("request name", r);
     } else {
         r = sd_bus_add_object_vtable(bus, NULL, "/org/relaunch/Permissions1", "org.relaunch.Permissions1", perm_vtable, NULL);
         if (r < 0) return die("add vtable", r);
