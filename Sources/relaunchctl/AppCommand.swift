@@ -49,6 +49,7 @@ struct AppOption: ParsableArguments {
 extension AppCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "The registered apps (apps.d): app id, unit, bus name, unit state.")
         @Flag(help: "Print a JSON array of {app, unit, busName, activeState}.") var json = false
         func run() async throws {
@@ -97,6 +98,7 @@ extension AppCommand {
 
     struct Elements: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "elements",
             abstract: "What the app's current screen accepts: name, kind (tap or type), description.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
@@ -117,7 +119,7 @@ extension AppCommand {
     }
 
     struct Tap: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Tap an element on the screen (see: app elements).")
+        static let configuration = CommandConfiguration(commandName: "tap", abstract: "Tap an element on the screen (see: app elements).")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
@@ -138,6 +140,7 @@ extension AppCommand {
 
     struct Background: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "background",
             abstract: "Send the app to the background; it preserves its state.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
@@ -146,7 +149,7 @@ extension AppCommand {
     }
 
     struct Foreground: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring the app to the foreground.")
+        static let configuration = CommandConfiguration(commandName: "foreground", abstract: "Bring the app to the foreground.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
@@ -155,6 +158,7 @@ extension AppCommand {
 
     struct Quit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "quit",
             abstract: "Quit the app; --force is the user's force quit, which discards saved state.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
@@ -164,7 +168,7 @@ extension AppCommand {
     }
 
     struct Screen: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Draw the current screen as text.")
+        static let configuration = CommandConfiguration(commandName: "screen", abstract: "Draw the current screen as text.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
@@ -172,7 +176,7 @@ extension AppCommand {
     }
 
     struct State: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the app's restoration state.")
+        static let configuration = CommandConfiguration(commandName: "state", abstract: "Print the app's restoration state.")
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }

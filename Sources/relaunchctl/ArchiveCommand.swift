@@ -19,6 +19,7 @@ struct ArchiveCommand: AsyncParsableCommand {
 extension ArchiveCommand {
     struct Dump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "dump",
             abstract: "Print a restoration archive: its header and every preserved controller.",
             discussion: """
             The app keeps its archive in its state directory (for checkin-demo: \

@@ -37,6 +37,7 @@ func parseState(_ name: String) throws -> PermissionState {
 extension PermissionCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List every permission of APP, or of every known app.")
 
         @Argument(help: "The app id (default: every app permissiond knows).")
@@ -72,7 +73,7 @@ extension PermissionCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one permission's state.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one permission's state.")
 
         @Argument(help: "The app id.") var app: String
         @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
@@ -84,6 +85,7 @@ extension PermissionCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change one permission (root only); may kill the running app, as iOS does.")
 
         @Argument(help: "The app id.") var app: String
@@ -104,6 +106,7 @@ extension PermissionCommand {
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Reset one permission, or all of APP's, to not-determined (root only).")
 
         @Argument(help: "The app id.") var app: String

@@ -24,7 +24,7 @@ struct ScenarioCommand: AsyncParsableCommand {
 
 extension ScenarioCommand {
     struct Run: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Play scenario files; print a line per scenario.")
+        static let configuration = CommandConfiguration(commandName: "run", abstract: "Play scenario files; print a line per scenario.")
 
         @Argument(help: "Scenario files (*.scenario).") var files: [String]
         @Option(parsing: .unconditional, help: "Seconds any single wait (a relaunch, a journal entry) may take.") var timeout: Double = 30
@@ -59,7 +59,7 @@ extension ScenarioCommand {
     }
 
     struct Check: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Parse scenario files without running them.")
+        static let configuration = CommandConfiguration(commandName: "check", abstract: "Parse scenario files without running them.")
         @Argument(help: "Scenario files.") var files: [String]
         func run() async throws {
             for file in files {
