@@ -117,7 +117,10 @@ let package = Package(
             dependencies: [
                 "RelaunchContract", "RelaunchBus", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Every scenario step and every `relaunchctl journal` starts it anew: the static runtime
+            // takes a third off its start-up.
+            linkerSettings: relaunchAppLinking
         ),
         .executableTarget(
             name: "relaunch-bench",
@@ -146,7 +149,10 @@ let package = Package(
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
         .testTarget(
             name: "RelaunchctlTests",
-            dependencies: ["relaunchctl", "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp"]
+            // Not on the relaunchctl target: the tests run the built binary (swift build builds every
+            // product first), and an executable target's static runtime would ask the test bundle's link
+            // for static Testing and XCTest.
+            dependencies: ["CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp"]
         ),
     ]
 )
