@@ -1,9 +1,9 @@
 public import RelaunchApp
 public import RelaunchContract
-public import RestorationKit
+internal import RestorationKit
 
 /// Banca under the Relaunch host library: it needs the camera to scan a price.
-extension BancaApp: HostableApp {
+extension BancaApp: SessionHostedApp {
     /// The camera: scanning a price needs it.
     public static var permissions: [Permission] { [.camera] }
 
@@ -17,21 +17,6 @@ extension BancaApp: HostableApp {
     public func loadData(_ bytes: [UInt8]) throws {
         delegate.pair = try CurrencyPair(bytes: bytes, catalog: delegate.currencies)
     }
-
-    /// Launches through the session (see `AppSession.launch`).
-    @discardableResult
-    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
-        session.launch(candidates: candidates, restoringMark: restoringMark)
-    }
-
-    /// Preserves the current state as archive bytes (see `AppSession.preserve`).
-    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
-
-    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { background() + [.terminate] }
-
-    /// The user's force quit: saved state is discarded (`force-quit`), the currencies kept, and the process exits.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// What the current screen accepts: the taps on screen (none in the background), and the amount
     /// when the converter is in front.

@@ -68,14 +68,6 @@ extension BancaApp {
         return []
     }
 
-    /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
-    @discardableResult
-    public func background() -> [AppEffect] { session.enterBackground() }
-
-    /// Brings the app back (the camera screen shows whatever the permission now allows).
-    @discardableResult
-    public func foreground() -> [AppEffect] { session.enterForeground() ?? [] }
-
     /// Whether the converter itself is in front (nothing pushed or presented over it).
     var converterOnScreen: Bool { scan == nil && converter?.presentedViewController == nil }
 

@@ -18,7 +18,8 @@ public final class BancaApp {
     /// The last launch's report, nil before `launch`.
     public var launchReport: LaunchReport? { session.launchReport }
 
-    let session: RestorationSession
+    /// The session that launches, restores and preserves the app.
+    public let session: RestorationSession
     let delegate: BancaAppDelegate
     var application: Application { session.application }
 
@@ -49,8 +50,6 @@ public final class BancaApp {
         session = RestorationSession(application: application, limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
-    /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { application.state }
 
     /// The two currencies (the data model).
     public var pair: CurrencyPair { delegate.pair }

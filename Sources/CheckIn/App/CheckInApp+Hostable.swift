@@ -3,7 +3,7 @@ public import RelaunchApp
 public import RelaunchContract
 
 /// The check-in app under the Relaunch host library: it needs the camera.
-extension CheckInApp: HostableApp {
+extension CheckInApp: SessionHostedApp {
     /// The camera: Scan needs it.
     public static var permissions: [Permission] { [.camera] }
 

@@ -63,10 +63,6 @@ extension CheckInApp {
         return []
     }
 
-    /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
-    @discardableResult
-    public func background() -> [AppEffect] { session.enterBackground() }
-
     /// Brings the app back; a modal at `denied` moves on to `scan` if the camera is now allowed.
     @discardableResult
     public func foreground() -> [AppEffect] {

@@ -19,20 +19,6 @@ extension CheckInApp {
         return report
     }
 
-    /// Preserves the current state as archive bytes (call it when the app goes to the background).
-    ///
-    /// - Returns: The bytes, their generation (each call's is larger) and how long it took.
-    /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
-    public func preserve() throws(PreservationError) -> Preservation {
-        try session.preserve()
-    }
-
-    /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
-
-    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { background() + [.terminate] }
-
     /// The path of the presented controller on top, joined with `/`.
     var presentedPath: String? { session.presentedPath }
 }

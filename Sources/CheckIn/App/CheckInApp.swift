@@ -21,7 +21,8 @@ public final class CheckInApp {
     let application: Application
     let delegate: CheckInAppDelegate
     /// Launch, preservation and quits, as every hosted app does them.
-    let session: RestorationSession
+    /// The session that launches, restores and preserves the app.
+    public let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -51,8 +52,6 @@ public final class CheckInApp {
         session = RestorationSession(application: application, limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
-    /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { application.state }
 
     /// Sets the camera permission; an active app with the modal at `denied` moves on to `scan` if allowed.
     public func setCamera(_ state: PermissionState) {

@@ -3,7 +3,7 @@ public import RelaunchContract
 public import RestorationKit
 
 /// Colorboard under the Relaunch host library: it needs the photo library to save a swatch.
-extension ColorboardApp: HostableApp {
+extension ColorboardApp: SessionHostedApp {
     /// Photos: `save-swatch` needs it.
     public static var permissions: [Permission] { [.photos] }
 
@@ -26,16 +26,6 @@ extension ColorboardApp: HostableApp {
         resumeSwatch()
         return report
     }
-
-    /// Preserves the current state as archive bytes.
-    /// - Throws: `PreservationError` when two controllers share a path or the archive is over the hard limit.
-    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
-
-    /// The user's force quit: saved state is discarded (`force-quit`); the color list stays.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
-
-    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { background() + [.terminate] }
 
     /// A one-line description of the screen, e.g. `Editing color Teal`.
     public func statusLine() -> String {

@@ -83,10 +83,6 @@ extension ColorboardApp {
         return []
     }
 
-    /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
-    @discardableResult
-    public func background() -> [AppEffect] { session.enterBackground() }
-
     /// Brings the app back; an editor whose swatch was denied may try again if photos is now allowed.
     @discardableResult
     public func foreground() -> [AppEffect] {

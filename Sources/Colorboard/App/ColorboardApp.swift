@@ -23,7 +23,8 @@ public final class ColorboardApp {
     let storyboard: Storyboard
     let application: Application
     /// Launch, preservation and quits, as every hosted app does them.
-    let session: RestorationSession
+    /// The session that launches, restores and preserves the app.
+    public let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -49,8 +50,6 @@ public final class ColorboardApp {
         session = RestorationSession(application: application, limits: limits, wallClock: wallClock, uptime: uptime)
     }
 
-    /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { application.state }
 
     /// The last launch's report, nil before `launch`.
     public var launchReport: LaunchReport? { session.launchReport }

@@ -1,10 +1,10 @@
 public import RelaunchApp
 public import RelaunchContract
-public import RestorationKit
+internal import RestorationKit
 
 /// The countries app under the Relaunch host library: it uses location, and keeps its defaults in
 /// the host's data file.
-extension CountriesApp: HostableApp {
+extension CountriesApp: SessionHostedApp {
     /// Location: the settings tab shows it, and the app follows its changes in place.
     public static var permissions: [Permission] { [.location] }
 
@@ -20,21 +20,6 @@ extension CountriesApp: HostableApp {
     public func loadData(_ bytes: [UInt8]) throws {
         try defaults.load(bytes)
     }
-
-    /// Launches: restores from the newest valid candidate, or not, as the engine decides.
-    @discardableResult
-    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
-        session.launch(candidates: candidates, restoringMark: restoringMark)
-    }
-
-    /// Preserves the current state as archive bytes.
-    public func preserve() throws(PreservationError) -> Preservation { try session.preserve() }
-
-    /// A normal quit: the app goes to the background (preserving its state) and the process exits.
-    public func quit() -> [AppEffect] { background() + [.terminate] }
-
-    /// The user's force quit: saved state is discarded (`force-quit`), the defaults stay, the process exits.
-    public func forceQuit() -> [AppEffect] { RestorationSession.forceQuitEffects() }
 
     /// A one-line description of the screen, e.g. `Showing Canberra`.
     public func statusLine() -> String {

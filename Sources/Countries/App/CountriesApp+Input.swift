@@ -50,14 +50,6 @@ extension CountriesApp {
         throw .noFields(field)
     }
 
-    /// Sends the app to the background; the host then calls `preserve()`. Nothing happens if it is not active.
-    @discardableResult
-    public func background() -> [AppEffect] { session.enterBackground() }
-
-    /// Brings the app back.
-    @discardableResult
-    public func foreground() -> [AppEffect] { session.enterForeground() ?? [] }
-
     /// What can be tapped now: the tabs, then the selected tab's screen.
     func onScreenElements() -> [Element] {
         var elements: [Element] = [.tab(.countries), .tab(.settings)]

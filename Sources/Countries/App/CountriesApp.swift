@@ -18,7 +18,8 @@ public final class CountriesApp {
     /// How the last instance ended, when it was killed for a permission change.
     public var lastExit: LastExit?
 
-    let session: RestorationSession
+    /// The session that launches, restores and preserves the app.
+    public let session: RestorationSession
     let delegate: CountriesAppDelegate
 
     /// An app for `buildNumber`, not launched yet.
@@ -48,8 +49,6 @@ public final class CountriesApp {
 
     /// The last launch's report, nil before `launch`.
     public var launchReport: LaunchReport? { session.launchReport }
-    /// Where the app is in its life.
-    public var lifecycle: Application.LifecycleState { application.state }
     /// The settings (the seed's user defaults).
     public var defaults: Defaults { delegate.defaults }
     /// The table's data.
