@@ -96,7 +96,9 @@ run_like() {
 host_snapshot() {
     local dir=$1
     mkdir -p "$dir"
-    findmnt -rn >"$dir/mounts"
+    # All but one flag: `up` turns on the cgroup v2 hierarchy's favordynmods, deliberately and saying so
+    # (scripts/cgroup-favordynmods); check_favordynmods_on sees to that one.
+    findmnt -rn | sed 's/,favordynmods//' >"$dir/mounts"
     ls -A /run >"$dir/run"
     ls -A /run/systemd >"$dir/run-systemd" 2>/dev/null || true
     find /var/log/journal -maxdepth 2 -printf '%p %s %T@\n' 2>/dev/null | sort >"$dir/var-log-journal" || true

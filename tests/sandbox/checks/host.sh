@@ -3,6 +3,22 @@
 # The runner itself checks the /tmp marker.
 
 post_host_mounts_unchanged() { assert_same_file mounts; }
+
+# The one change up makes to the machine, and says so: the cgroup v2 hierarchy favours migrations, so a
+# relaunch does not wait 10-15 ms for an RCU grace period (scripts/cgroup-favordynmods --help).
+check_favordynmods_on() {
+    local status=0
+    if [[ ${RELAUNCH_SANDBOX_FAVORDYNMODS:-1} == 0 ]]; then
+        note "RELAUNCH_SANDBOX_FAVORDYNMODS=0: up left favordynmods alone"
+        return 0
+    fi
+    "$REPO/scripts/cgroup-favordynmods" status >/dev/null || status=$?
+    case $status in
+        0) ;;
+        3) note "this kernel has no favordynmods; relaunches wait for the cgroup migration" ;;
+        *) fail "favordynmods is off after up (RELAUNCH_SANDBOX_FAVORDYNMODS=${RELAUNCH_SANDBOX_FAVORDYNMODS:-unset})" ;;
+    esac
+}
 post_host_run_unchanged() { assert_same_file run; assert_same_file run-systemd; }
 post_host_journal_dir_unchanged() { assert_same_file var-log-journal; }
 post_host_var_lib_unchanged() { assert_same_file var-lib; }
