@@ -58,6 +58,14 @@ let package = Package(
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
+        // `relaunchctl journal` in a library of its own, for the tests to reach.
+        .target(
+            name: "RelaunchctlJournal",
+            dependencies: [
+                "JournalReview", "RelaunchContract", "ScenarioKit", "Systemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
@@ -115,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RelaunchBus", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlJournal", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Every scenario step and every `relaunchctl journal` starts it anew: the static runtime

@@ -1,6 +1,7 @@
 import ArgumentParser
-import ScenarioKit
 import RelaunchContract
+import RelaunchctlJournal
+import ScenarioKit
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.
 struct Relaunchctl: AsyncParsableCommand {
