@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
-        // `relaunchctl journal` in a library of its own, for the tests to reach.
+        // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
+        // reader against ArgumentParser's reading of the same arguments.
         .target(
             name: "RelaunchctlJournal",
             dependencies: [
@@ -160,7 +161,10 @@ let package = Package(
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every
             // product first), and an executable target's static runtime would ask the test bundle's link
             // for static Testing and XCTest.
-            dependencies: ["CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp"]
+            dependencies: [
+                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

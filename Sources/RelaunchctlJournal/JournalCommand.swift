@@ -5,6 +5,9 @@ import Glibc
 #endif
 
 /// `relaunchctl journal`: the relaunch timeline, from the live journal or an exported folder.
+///
+/// `relaunchctl` reads plain arguments of this command without ArgumentParser
+/// (``JournalOptions/init(plainArguments:)``); this type reads all others, and prints help and errors.
 package struct JournalCommand: AsyncParsableCommand {
     /// The subcommand's name, `journal`.
     package static let name = "journal"

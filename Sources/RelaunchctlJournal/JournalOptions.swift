@@ -6,9 +6,10 @@ package import ScenarioKit
 import Glibc
 #endif
 
-/// What `relaunchctl journal` was asked for: its options, their validation and the printing.
+/// What `relaunchctl journal` was asked for, whichever reader read the arguments: ArgumentParser
+/// (``JournalCommand``) or ``init(plainArguments:)``.
 package struct JournalOptions: Equatable, Sendable {
-    /// The long option names.
+    /// The long option names, declared once for both readers.
     package enum Name {
         package static let since = "since"
         package static let json = "json"
