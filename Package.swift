@@ -58,6 +58,15 @@ let package = Package(
         .target(name: "RestorationKit"),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
+        // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
+        // reader against ArgumentParser's reading of the same arguments.
+        .target(
+            name: "RelaunchctlJournal",
+            dependencies: [
+                "JournalReview", "RelaunchContract", "ScenarioKit", "Systemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "CheckIn",
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]
@@ -115,7 +124,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RelaunchBus", "RestorationKit", "JournalReview", "ScenarioKit", "Systemd",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlJournal", "ScenarioKit", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Every scenario step and every `relaunchctl journal` starts it anew: the static runtime
@@ -152,7 +161,10 @@ let package = Package(
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every
             // product first), and an executable target's static runtime would ask the test bundle's link
             // for static Testing and XCTest.
-            dependencies: ["CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp"]
+            dependencies: [
+                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
     ]
 )

@@ -1,6 +1,8 @@
 import ArgumentParser
-import ScenarioKit
+import Dispatch
 import RelaunchContract
+import RelaunchctlJournal
+import ScenarioKit
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.
 struct Relaunchctl: AsyncParsableCommand {
@@ -27,7 +29,30 @@ struct Relaunchctl: AsyncParsableCommand {
 
 @main
 enum RelaunchctlMain {
-    static func main() async {
+    /// Plain `relaunchctl journal` arguments run at once, on this thread: a small journal reads in less
+    /// time than the concurrency runtime and ArgumentParser take to start. Everything else, help and
+    /// errors included, goes through ArgumentParser in a task on the main actor, as `async` main ran it.
+    static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count >= 2, arguments[1] == JournalCommand.name,
+           let options = JournalOptions(plainArguments: Array(arguments.dropFirst(2))) {
+            do {
+                try options.run()
+            } catch {
+                printError(error.message)
+                exit(error.code.rawValue)
+            }
+            return
+        }
+        Task { @MainActor in
+            await parseAndRun()
+            exit(0)
+        }
+        dispatchMain()
+    }
+
+    /// Reads the arguments with ArgumentParser and runs the command; exits with the contract's codes.
+    private static func parseAndRun() async {
         if CommandLine.arguments.count <= 1 {
             // No command at all is a usage error (exit 2), with the usage to learn from.
             printError(Relaunchctl.helpMessage())
