@@ -160,6 +160,12 @@ public struct TimelineJSONWriter: Sendable {
     /// as `\b \f \n \r \t` or `\u00xx`, everything else as its UTF-8 bytes.
     private static func string(_ value: String, _ out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most values (unit names, ids, numbers) need no escape: copied whole, not a byte at a time.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) {
+            out.append(contentsOf: value.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
