@@ -89,7 +89,7 @@ extension Application {
             var coder = StateCoder()
             object.encodeRestorableState(with: &coder)
             records.append(ArchivedObject(
-                path: path, restorationClassName: object.objectRestorationClass.map { String(reflecting: $0) }, state: coder.values))
+                path: path, restorationClassName: object.objectRestorationClass.map { TypeNameCache.name(of: $0) }, state: coder.values))
         }
         return records.sorted { $0.path.count < $1.path.count }
     }

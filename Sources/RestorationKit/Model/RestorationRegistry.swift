@@ -28,7 +28,7 @@ public struct RestorationRegistry {
 
     /// Makes the object restoration class `objectClass` findable by the name preservation records for it.
     public mutating func register(_ objectClass: any ObjectRestoration.Type) {
-        objectClasses[String(reflecting: objectClass)] = objectClass
+        objectClasses[TypeNameCache.name(of: objectClass)] = objectClass
     }
 
     /// The object restoration class registered under `name`.

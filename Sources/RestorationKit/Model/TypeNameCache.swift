@@ -1,7 +1,10 @@
 internal import Synchronization
 
-/// Module-qualified type names, each computed once per process: `String(reflecting:)` on a type
-/// costs about as much as preserving a whole controller, and an app has few classes.
+/// Module-qualified type names, each computed once per process, as `String(reflecting:)` writes them
+/// (the text archives record). Computed with `_typeName(_:qualified:)`, which is that text without
+/// `String(reflecting:)`'s dynamic casts: in a fresh process each of those scans every protocol
+/// conformance of the binary, and the classes an app registers at launch made that about a
+/// millisecond of every relaunch.
 ///
 /// A preservation or restoration keeps its own cache (no lock per controller) in front of the
 /// process-wide one.
@@ -17,12 +20,12 @@ struct TypeNameCache {
     static func name(of type: any Any.Type) -> String {
         let key = ObjectIdentifier(type)
         if let name = known.withLock({ $0[key] }) { return name }
-        let name = String(reflecting: type)
+        let name = _typeName(type, qualified: true)
         known.withLock { $0[key] = name }
         return name
     }
 
-    /// The name the archive records for `type` (`String(reflecting:)`).
+    /// The name the archive records for `type` (the text of `String(reflecting:)`).
     mutating func name(of type: any Any.Type) -> String {
         let key = ObjectIdentifier(type)
         for entry in recent where entry.type == key { return entry.name }
