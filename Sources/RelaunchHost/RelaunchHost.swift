@@ -6,6 +6,7 @@ internal import Systemd
 internal import RelaunchBus
 internal import RestorationKit
 internal import UnixSignals
+internal import Dispatch
 
 #if canImport(Glibc)
 import Glibc
@@ -22,8 +23,8 @@ import Glibc
 ///
 /// ```swift
 /// @main enum MyApp {
-///     static func main() async {
-///         await RelaunchHost.run(identity: .init(program: "my-app", ...)) { build, permissions in
+///     static func main() {
+///         RelaunchHost.run(identity: .init(program: "my-app", ...)) { build, permissions in
 ///             MyApp(build: build, camera: permissions[.camera] ?? .notDetermined)
 ///         }
 ///     }
@@ -32,29 +33,49 @@ import Glibc
 public enum RelaunchHost {
     /// Runs the app until it quits or systemd stops it, then exits the process.
     ///
+    /// The launch (permissions, the saved state, the restore and READY=1) runs synchronously on the
+    /// calling thread, before the Swift concurrency runtime starts a thread: a relaunch waits for
+    /// nothing it does not need. Serving D-Bus, the watchdog and the app's own work then run as
+    /// tasks while the main thread drains the main queue. Call it from a synchronous `main()`.
+    ///
     /// - Parameters:
     ///   - identity: who the app is (program name, build, default app id and bus name).
     ///   - makeApp: creates the app from the running build and the permissions permissiond holds.
     public static func run<App: HostableApp>(
         identity: AppIdentity,
         makeApp: @escaping @Sendable (_ build: String, _ permissions: [Permission: PermissionState]) -> App
-    ) async -> Never {
+    ) -> Never {
         var timings = LaunchTimings(main: LaunchTimings.now())
         letFatalSignalsKill()
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: identity.program) }
         let logger = Logger(label: identity.program)
+        let group: ServiceGroup
         do {
             guard let configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
             else { exit(0) }
-            try await serve(configuration, logger: logger, timings: &timings, makeApp: makeApp)
+            group = try launch(configuration, logger: logger, timings: &timings, makeApp: makeApp)
+        } catch {
+            fail(error, identity: identity, logger: logger)
+        }
+        Task {
+            do {
+                try await group.run()
+            } catch {
+                fail(error, identity: identity, logger: logger)
+            }
             exit(0)
-        } catch let error as HostError {
+        }
+        dispatchMain()
+    }
+
+    /// Logs `error` as the reason the app ends and exits with its status.
+    static func fail(_ error: any Error, identity: AppIdentity, logger: Logger) -> Never {
+        if let error = error as? HostError {
             logger.critical("\(error.message)")
             exit(error.exitStatus)
-        } catch {
-            logger.critical("\(identity.program) failed: \(error)")
-            exit(1)
         }
+        logger.critical("\(identity.program) failed: \(error)")
+        exit(1)
     }
 
     /// Gives SIGABRT (the watchdog's signal, `abort()`) and the other fatal signals back their default
@@ -70,10 +91,11 @@ public enum RelaunchHost {
         }
     }
 
-    static func serve<App: HostableApp>(
+    /// Launches the app and says READY=1; returns the services that serve it from then on.
+    static func launch<App: HostableApp>(
         _ configuration: HostConfiguration, logger: Logger, timings: inout LaunchTimings,
         makeApp: (_ build: String, _ permissions: [Permission: PermissionState]) -> App
-    ) async throws {
+    ) throws -> ServiceGroup {
         let notifier = ServiceNotifier()
         let connection: BusConnection?
         do {
@@ -103,7 +125,7 @@ public enum RelaunchHost {
         logger.info("launch timing: main() to restored \(timings.restored - timings.main) µs, to READY=1 \(timings.ready - timings.main) µs",
                     metadata: timings.fields.mapValues { .string($0) })
 
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+        return ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: BusService(
                         connection: connection, interface: App1Server(host: host, logger: logger), host: host,
@@ -114,6 +136,5 @@ public enum RelaunchHost {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        try await group.run()
     }
 }

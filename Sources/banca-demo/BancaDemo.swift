@@ -6,8 +6,8 @@ import RelaunchHost
 /// (banca-demo.service, Type=notify) through the Relaunch host library.
 @main
 enum BancaDemo {
-    static func main() async {
-        await RelaunchHost.run(
+    static func main() {
+        RelaunchHost.run(
             identity: AppIdentity(
                 program: "banca-demo", summary: "The Relaunch currency converter demo app (seed 000).", build: "1",
                 buildVariable: "BANCA_DEMO_BUILD", defaultAppID: "banca-demo",

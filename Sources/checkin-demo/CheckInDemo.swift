@@ -6,8 +6,8 @@ import RelaunchHost
 /// (checkin-demo.service, Type=notify) through the Relaunch host library.
 @main
 enum CheckInDemo {
-    static func main() async {
-        await RelaunchHost.run(
+    static func main() {
+        RelaunchHost.run(
             identity: AppIdentity(
                 program: "checkin-demo", summary: "The Relaunch check-in demo app (seed 002).", build: "1",
                 buildVariable: "CHECKIN_DEMO_BUILD", defaultAppID: "checkin-demo",

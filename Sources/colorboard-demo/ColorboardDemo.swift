@@ -6,8 +6,8 @@ import RelaunchHost
 /// (colorboard-demo.service, Type=notify) through the Relaunch host library.
 @main
 enum ColorboardDemo {
-    static func main() async {
-        await RelaunchHost.run(
+    static func main() {
+        RelaunchHost.run(
             identity: AppIdentity(
                 program: "colorboard-demo", summary: "The Relaunch Colorboard demo app (seed 001).", build: "1",
                 buildVariable: "COLORBOARD_DEMO_BUILD", defaultAppID: "colorboard-demo",

@@ -13,9 +13,9 @@ import Glibc
 /// with, as a data update between two launches would.
 @main
 enum CountriesDemo {
-    static func main() async {
+    static func main() {
         let excluded = getenv("COUNTRIES_DEMO_EXCLUDE").map { String(cString: $0) } ?? ""
-        await RelaunchHost.run(
+        RelaunchHost.run(
             identity: AppIdentity(
                 program: "countries-demo", summary: "The Relaunch countries demo app (seed 004); COUNTRIES_DEMO_EXCLUDE=NAME,... deletes rows from its data.",
                 build: "1",
