@@ -104,7 +104,22 @@ public struct PermissionsClient: Sendable {
 
     /// `LastKill(app)`: nil when permissiond never killed the app.
     public func lastKill(app: String) throws(BusError) -> LastKill? {
-        let fields = try call("LastKill", [.string(app)]).structure(at: 0)
+        try Self.lastKill(from: call("LastKill", [.string(app)]))
+    }
+
+    /// `List(app)` and `LastKill(app)`, both sent before either answer is awaited: what an app asks at
+    /// launch, in one round trip's wait instead of two. ``PendingLaunchAnswers/wait()`` collects them.
+    public func sendLaunchQueries(app: String) -> PendingLaunchAnswers {
+        let interface = BusInterface.permissions1.name
+        let calls = ["List", "LastKill"].map {
+            BusMethodCallRequest(destination: Self.busName, path: BusNames.Permissions.object, interface: interface,
+                                 member: $0, arguments: [.string(app)])
+        }
+        return PendingLaunchAnswers(calls: bus.send(calls, timeout: timeout))
+    }
+
+    fileprivate static func lastKill(from values: BusValues) throws(BusError) -> LastKill? {
+        let fields = try values.structure(at: 0)
         let kill = LastKill(
             invocationID: try fields.string(at: 0), permission: try fields.string(at: 1), old: try fields.string(at: 2),
             new: try fields.string(at: 3), realtimeMicroseconds: try fields.uint64(at: 4))
@@ -122,5 +137,20 @@ public struct PermissionsClient: Sendable {
         return try bus.call(
             destination: Self.busName, path: BusNames.Permissions.object, interface: interface.name,
             member: member, arguments: arguments, timeout: timeout)
+    }
+}
+
+/// permissiond's answers to an app's launch queries (``PermissionsClient/sendLaunchQueries(app:)``), on their way.
+public struct PendingLaunchAnswers: Sendable {
+    let calls: PendingBusCalls
+
+    /// Waits for both answers: the app's permissions (`List`) and how its last instance ended (`LastKill`).
+    public func wait() -> (list: Result<[String: String], BusError>, lastKill: Result<LastKill?, BusError>) {
+        let replies = calls.wait()
+        let list = replies[0].flatMap { values in Result { () throws(BusError) in try values.stringDictionary(at: 0) } }
+        let lastKill = replies[1].flatMap { values in
+            Result { () throws(BusError) in try PermissionsClient.lastKill(from: values) }
+        }
+        return (list, lastKill)
     }
 }

@@ -21,13 +21,19 @@ struct AppLauncher<App: HostableApp> {
     func launch(
         makeApp: (_ buildNumber: String, _ permissions: [Permission: PermissionState]) -> App
     ) -> sending (app: App, permissions: [Permission: PermissionState], report: LaunchReport) {
-        let permissions = readPermissions()
-        let app = makeApp(configuration.buildNumber, permissions)
-        loadData(into: app)
-        let kill = lastKill()
-        app.lastExit = lastExit(kill)
-        forgiveMarkOfKilledRestore(kill)
+        // Both questions to permissiond go out first; the local reads happen while they travel.
+        let answers = self.permissions?.sendLaunchQueries(app: appID)
         let candidates = savedState.candidates()
+        let data = readData()
+        let previous = previousInvocations()
+        let (listed, lastKilled) = answers?.wait() ?? (nil, nil)
+
+        let permissions = readPermissions(listed)
+        let app = makeApp(configuration.buildNumber, permissions)
+        if let data { load(data, into: app) }
+        let kill = lastKill(lastKilled)
+        app.lastExit = lastExit(kill, previousInvocations: previous)
+        forgiveMarkOfKilledRestore(kill)
         let report = app.launch(
             candidates: candidates,
             restoringMark: CrashingRestoringMark(
@@ -66,17 +72,19 @@ struct AppLauncher<App: HostableApp> {
         return (app, permissions, report)
     }
 
-    /// Hands the app its saved data model; bytes it cannot read are set aside, never deleted.
-    private func loadData(into app: App) {
-        let data = AppData(directory: configuration.stateDirectory)
-        let bytes: [UInt8]
+    /// The app's saved data model, if there is one it can be given.
+    private func readData() -> [UInt8]? {
         do {
-            guard let read = try data.read() else { return }
-            bytes = read
+            return try AppData(directory: configuration.stateDirectory).read()
         } catch {
             logger.error("could not read the app's data; it starts with its defaults", metadata: ["ERROR": "\(error)"])
-            return
+            return nil
         }
+    }
+
+    /// Hands the app its saved data model; bytes it cannot read are set aside, never deleted.
+    private func load(_ bytes: [UInt8], into app: App) {
+        let data = AppData(directory: configuration.stateDirectory)
         do {
             try app.loadData(bytes)
         } catch {
@@ -102,13 +110,14 @@ struct AppLauncher<App: HostableApp> {
         }
     }
 
-    /// The app's permissions from permissiond (`List`); not-determined when it cannot be asked.
-    private func readPermissions() -> [Permission: PermissionState] {
+    /// The app's permissions from permissiond's `List` answer (nil: the bus cannot be reached);
+    /// not-determined when it could not be asked.
+    private func readPermissions(_ answer: Result<[String: String], BusError>?) -> [Permission: PermissionState] {
         var states: [Permission: PermissionState] = [:]
         for permission in App.permissions { states[permission] = .notDetermined }
-        guard let permissions else { return states }
+        guard let answer else { return states }
         do {
-            let listed = try permissions.list(app: appID)
+            let listed = try answer.get()
             for permission in App.permissions {
                 states[permission] = listed[permission.rawValue].flatMap(PermissionState.init(rawValue:)) ?? .notDetermined
             }
@@ -120,11 +129,11 @@ struct AppLauncher<App: HostableApp> {
         return states
     }
 
-    /// permissiond's last kill of this app, if it can be asked.
-    private func lastKill() -> LastKill? {
-        guard let permissions else { return nil }
+    /// permissiond's last kill of this app, from its `LastKill` answer (nil: the bus cannot be reached).
+    private func lastKill(_ answer: Result<LastKill?, BusError>?) -> LastKill? {
+        guard let answer else { return nil }
         do {
-            return try permissions.lastKill(app: appID)
+            return try answer.get()
         } catch where error.name == BusError.unknownMethodName {
             logger.notice("permissiond has no LastKill; the last instance's end is not known", metadata: ["ERROR": "\(error)"])
         } catch {
@@ -158,9 +167,9 @@ struct AppLauncher<App: HostableApp> {
     }
 
     /// How the last instance ended, if permissiond killed it (its LastKill names that instance).
-    private func lastExit(_ kill: LastKill?) -> LastExit? {
+    private func lastExit(_ kill: LastKill?, previousInvocations: Set<String>) -> LastExit? {
         let exit: LastExit
-        switch LaunchPolicy.lastExit(lastKill: kill, previousInvocations: previousInvocations()) {
+        switch LaunchPolicy.lastExit(lastKill: kill, previousInvocations: previousInvocations) {
         case .notKilled:
             return nil
         case .unreadable:
