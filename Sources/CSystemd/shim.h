@@ -30,6 +30,14 @@ static inline int csystemd_fcntl_int(int fd, int cmd, int arg) {
     return fcntl(fd, cmd, arg);
 }
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+static inline int csystemd_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
 static inline int csystemd_eventfd(unsigned int initval) {
     return eventfd(initval, EFD_CLOEXEC | EFD_NONBLOCK);
 }

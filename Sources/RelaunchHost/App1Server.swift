@@ -7,8 +7,9 @@ internal import RelaunchContract
 
 /// `org.relaunch.App1` for a hosted app: turns method calls into app input and answers (docs/DESIGN.md).
 ///
-/// Input methods (Tap, Type, Background, Foreground, Quit) are for root, or for callers polkit
-/// authorizes for `org.relaunch.app.drive` (asked off the bus thread, see ``BusService``); TestHook
+/// Input methods (Tap, Type, Background, Foreground, Quit) and what the app shows (State, Screen,
+/// Elements: they may hold what the user typed) are for root, or for callers polkit authorizes for
+/// `org.relaunch.app.drive` (asked off the bus thread, see ``BusService``); Ready is open; TestHook
 /// is root's alone. Bad input is InvalidArgs saying what is accepted, never echoing more than 64
 /// characters of it.
 struct App1Server<App: HostableApp>: Sendable {
@@ -26,15 +27,18 @@ struct App1Server<App: HostableApp>: Sendable {
         func requireDriver() throws(BusError) {
             guard call.isFromRoot || authorized else {
                 throw .accessDenied(
-                    "driving the app needs root or polkit's \(AppDriveAuthorizer.action) (members of the group 'relaunch' have it)")
+                    "driving the app or reading its screen and state needs root or polkit's \(AppDriveAuthorizer.action) (members of the group 'relaunch' have it)")
             }
         }
         switch call.member {
         case "Screen":
+            try requireDriver()
             return .string(host.screen())
         case "State":
+            try requireDriver()
             return .string(host.stateJSON())
         case "Elements":
+            try requireDriver()
             return BusReply(.array(elementSignature: "(sss)", host.elements().map(\.busValue)))
         case "Ready":
             // The name is requested only once launching finished, so whoever reaches us sees a launched app.

@@ -13,11 +13,15 @@ import Glibc
 /// Serves `org.relaunch.Permissions1` on the system bus until graceful shutdown, reconnecting when
 /// the bus goes away.
 ///
-/// Reads (Get, List, ListApps, LastKill) are answered on the bus thread at once, from the store's
-/// memory. Writes (Set, Reset) are answered later: polkit is asked off the bus thread, then the
-/// ``Writer`` runs them one at a time (commit, kill, record), sends the reply, and hands the
-/// journal entries and `Changed` signals to ``EffectPerformer``. The bus thread pings systemd's
-/// watchdog while it serves and no write has been stuck for ``stuckWriteLimit``.
+/// Every call's caller is who the bus and systemd say it is (``CallerDirectory``): its uid from
+/// the bus daemon, its unit from systemd. Reads (Get, List, LastKill) are private: root and the
+/// app itself are answered on the bus thread at once, from the store's memory, once the caller is
+/// known; anyone else waits for polkit (`org.relaunch.permissions.read`), off the bus thread.
+/// ListApps is open. Writes (Set, Reset) are answered later: polkit is asked off the bus thread,
+/// then the ``Writer`` runs them one at a time (commit, kill, record), sends the reply, and hands
+/// the journal entries and `Changed` signals to ``EffectPerformer``. No caller may have more than
+/// ``pendingPerCaller`` calls waiting at once. The bus thread pings systemd's watchdog while it
+/// serves and no write has been running for longer than ``stuckWriteLimit``.
 struct PermissionsBusServer: Service {
     /// The transport-free service.
     let service: PermissionService
@@ -28,11 +32,20 @@ struct PermissionsBusServer: Service {
     /// `RELAUNCH_TEST_HOOKS=1`: TestHook is served.
     let testHooks: TestHooks?
 
-    /// A write running longer than this stops the watchdog pings.
-    static let stuckWriteLimit: Duration = .seconds(8)
+    /// The longest a legitimate write takes when systemd answers each call at its bound: the
+    /// running-instance question, then every inline kill attempt (with its start-limit reset) and the
+    /// waits between them, plus the store's commit. A write running longer than this is stuck, and
+    /// the watchdog pings stop (so `WatchdogSec=` later systemd aborts and restarts the daemon).
+    static let stuckWriteLimit: Duration = {
+        let attempts = PermissionService.defaultInlineRetryDelays
+        let calls = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.callsPerKill
+        return SystemdUnitController.callTimeout * calls + attempts.reduce(.zero, +) + .seconds(5)
+    }()
+    /// The most calls one caller (unique bus name) may have waiting for an answer at once.
+    static let pendingPerCaller = 16
     /// The members whose caller must be known (writes, hooks).
     static let membersNeedingCaller: Set<String> = ["Set", "Reset", "TestHook"]
-    /// Where callers' uids are looked up (`GetConnectionUnixUser`), off the bus thread.
+    /// Where callers' identities are looked up, and polkit and systemd are asked.
     let link: BusLink
 
     func run() async throws {
@@ -56,18 +69,17 @@ struct PermissionsBusServer: Service {
         let logger = logger
         let testHooks = testHooks
         let notifier = notifier
-        let link = link
-        let callers = CallerUIDs()
+        let callers = CallerDirectory(link: link)
+        let pending = PendingCalls(limit: Self.pendingPerCaller)
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, first in
                 effects.use(connection)
                 callers.forgetAll()
-                let uids: @Sendable (String?) -> UInt32 = { callers.uid(of: $0, over: link) }
-                let read: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
-                    try Self.read(call, service: service)
+                let read: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
+                    try Self.read(call, reply, service: service, callers: callers, pending: pending)
                 }
-                let write: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
-                    try Self.write(call, pending, service: service, writer: writer, effects: effects, uids: uids)
+                let write: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
+                    try Self.write(call, reply, service: service, writer: writer, effects: effects, callers: callers, pending: pending)
                 }
                 let object = try connection.export(
                     .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: { $0 == "TestHook" },
@@ -99,9 +111,36 @@ struct PermissionsBusServer: Service {
         await effects.drained()  // the journal entries and signals of the last calls
     }
 
-    /// Answers a read (Get, List, ListApps, LastKill) on the bus thread, at once, from memory.
-    static func read(_ call: BusMethodCall, service: PermissionService) throws(BusError) -> BusReply? {
-        switch service.read(try PermissionRequest(call)) {
+    /// Answers a read (Get, List, ListApps, LastKill): at once, on the bus thread, from memory, when
+    /// the caller is known and is root or the app itself (or the read is ListApps); otherwise once
+    /// the caller is looked up and, if it is neither, polkit said yes.
+    static func read(
+        _ call: BusMethodCall, _ reply: BusPendingReply, service: PermissionService, callers: CallerDirectory,
+        pending: PendingCalls
+    ) throws(BusError) -> BusReply? {
+        let request = try PermissionRequest(call)
+        if let caller = callers.cached(call.sender), service.readsWithoutAsking(request, caller: caller) {
+            return try answer(service.read(request))
+        }
+        if case .listApps = request { return try answer(service.read(request)) }
+        let ticket = try pending.admit(call.sender)
+        Task {
+            defer { pending.release(ticket) }
+            var caller = await callers.identity(of: call.sender)
+            caller.interactive = call.allowsInteractiveAuthorization
+            do throws(PermissionServiceError) {
+                try await service.authorize(request, caller: caller)
+            } catch {
+                reply.send(.failure(error.busError))
+                return
+            }
+            reply.send(service.read(request).map(\.busReply).mapError(\.busError))
+        }
+        return nil
+    }
+
+    private static func answer(_ result: Result<PermissionReply, PermissionServiceError>) throws(BusError) -> BusReply {
+        switch result {
         case .success(let reply): return reply.busReply
         case .failure(let error): throw error.busError
         }
@@ -110,23 +149,25 @@ struct PermissionsBusServer: Service {
     /// Takes a write (Set, Reset): asks polkit off the bus thread, then the writer commits, kills
     /// and answers; the journal entries and signals follow.
     static func write(
-        _ call: BusMethodCall, _ pending: BusPendingReply, service: PermissionService, writer: Writer,
-        effects: EffectPerformer, uids: @escaping @Sendable (String?) -> UInt32
+        _ call: BusMethodCall, _ reply: BusPendingReply, service: PermissionService, writer: Writer,
+        effects: EffectPerformer, callers: CallerDirectory, pending: PendingCalls
     ) throws(BusError) -> BusReply? {
         let request = try PermissionRequest(call)
+        let ticket = try pending.admit(call.sender)
         Task {
-            let caller = Caller(
-                uid: uids(call.sender), busName: call.sender,
-                interactive: call.allowsInteractiveAuthorization)
+            defer { pending.release(ticket) }
+            var identity = await callers.identity(of: call.sender)
+            identity.interactive = call.allowsInteractiveAuthorization
+            let caller = identity
             do throws(PermissionServiceError) {
                 try await service.authorize(request, caller: caller)
             } catch {
-                pending.send(.failure(error.busError))
+                reply.send(.failure(error.busError))
                 return
             }
             await writer.run {
                 let outcome = await service.perform(request, caller: caller)
-                pending.send(outcome.reply.map(\.busReply).mapError(\.busError))
+                reply.send(outcome.reply.map(\.busReply).mapError(\.busError))
                 effects.submit(outcome.effects)
             }
         }
@@ -134,35 +175,42 @@ struct PermissionsBusServer: Service {
     }
 }
 
-/// Callers' uids by unique bus name, asked of the bus (`GetConnectionUnixUser`) off the bus thread
-/// and remembered: a unique name is never given to another connection while the bus runs, so a
-/// client that sets many times is looked up once. Forgotten after a reconnect (a new bus may hand
-/// out the same names again) and when it grows past ``capacity``.
-final class CallerUIDs: Sendable {
-    private let known = Mutex<[String: UInt32]>([:])
-    static let capacity = 1024
+/// How many calls each caller has waiting for an answer (an authorization, the writer), so one
+/// caller cannot pile up work: past ``limit`` its next call is refused at once with LimitsExceeded.
+final class PendingCalls: Sendable {
+    let limit: Int
+    private let counts = Mutex<[String: Int]>([:])
 
-    /// The uid of `sender`, or `UInt32.max` (nobody) when the bus cannot tell.
-    func uid(of sender: String?, over link: BusLink) -> UInt32 {
-        guard let sender else { return UInt32.max }
-        if let uid = known.withLock({ $0[sender] }) { return uid }
-        do throws(BusError) {
-            let reply = try link.call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "GetConnectionUnixUser", arguments: [.string(sender)], timeout: .seconds(5))
-            let uid = try reply.uint32(at: 0)
-            known.withLock { known in
-                if known.count >= Self.capacity { known.removeAll(keepingCapacity: true) }
-                known[sender] = uid
-            }
-            return uid
-        } catch {
-            return UInt32.max
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Counts one more call of `sender`, or throws LimitsExceeded when it has ``limit`` waiting.
+    func admit(_ sender: String?) throws(BusError) -> String {
+        let key = sender ?? ""
+        let admitted = counts.withLock { counts in
+            guard counts[key, default: 0] < limit else { return false }
+            counts[key, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            throw BusError(
+                name: BusError.limitsExceededName,
+                message: "this connection already has \(limit) calls waiting for an answer; wait for them first")
+        }
+        return key
+    }
+
+    /// The call admitted for `key` was answered.
+    func release(_ key: String) {
+        counts.withLock { counts in
+            let left = counts[key, default: 1] - 1
+            counts[key] = left > 0 ? left : nil
         }
     }
 
-    /// Forgets every name (the bus connection was made anew).
-    func forgetAll() { known.withLock { $0.removeAll() } }
+    /// How many calls `sender` has waiting.
+    func waiting(_ sender: String?) -> Int { counts.withLock { $0[sender ?? ""] ?? 0 } }
 }
 
 /// Carries out the kills still owed (the outbox): at start, after a reconnect, and every second

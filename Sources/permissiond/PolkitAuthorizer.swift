@@ -1,33 +1,48 @@
 import PermissionStore
 import Systemd
 
-/// Authorizes permission changes as systemd's own daemons do: root passes; anyone else is asked
-/// about through polkit for the action `org.relaunch.permissions.set`, interactively only when the
-/// call allowed it (`busctl --allow-interactive-authorization`).
+/// Authorizes as systemd's own daemons do: root passes; anyone else is asked about through polkit,
+/// interactively only when the call allowed it (`busctl --allow-interactive-authorization`).
+///
+/// Changes (Set, Reset) need `org.relaunch.permissions.set`. Reads of an app the caller is not
+/// (the service lets root and the app itself through first) need `org.relaunch.permissions.read`.
+/// polkit is asked without holding the link's connection, so a prompt that nobody answers holds
+/// up its own caller and nobody else, until ``PolkitAuthority/interactiveTimeout``.
 struct PolkitAuthorizer: Authorizer {
     /// The action for Set and Reset.
     static let changeAction = "org.relaunch.permissions.set"
+    /// The action for reading another app's permissions and kills.
+    static let readAction = "org.relaunch.permissions.read"
 
     let authority: PolkitAuthority
 
     func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
         if caller.uid == 0 { return }
+        try await ask(Self.changeAction, for: caller, what: "changing permissions")
+    }
+
+    func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
+        if caller.uid == 0 { return }
+        try await ask(Self.readAction, for: caller, what: "reading the permissions of \(app), which is not the caller's own app")
+    }
+
+    private func ask(_ action: String, for caller: Caller, what: String) async throws(PermissionServiceError) {
         guard let name = caller.busName else {
             throw .accessDenied("the caller is not root and the bus did not name it, so polkit cannot be asked")
         }
         let answer: PolkitAuthority.Answer
         do throws(BusError) {
-            answer = try authority.check(action: Self.changeAction, busName: name, interactive: caller.interactive)
+            answer = try await authority.check(action: action, busName: name, interactive: caller.interactive)
         } catch {
             throw .accessDenied(
-                "uid \(caller.uid) is not root and polkit could not be asked (\(error)); "
+                "uid \(caller.uid) is not root and polkit could not be asked (\(error.message)); "
                     + "run as root, or start polkit (systemctl status polkit)")
         }
         guard answer.isAuthorized else {
             let how = answer.isChallenge
                 ? "authentication is required: run with sudo, or call with --allow-interactive-authorization"
                 : "add the user to the group 'relaunch', or run as root"
-            throw .accessDenied("uid \(caller.uid) is not authorized for \(Self.changeAction) (changing permissions); \(how)")
+            throw .accessDenied("uid \(caller.uid) is not authorized for \(action) (\(what)); \(how)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import RelaunchContract
+import Synchronization
 import Testing
 @testable import PermissionStore
 
@@ -64,22 +65,70 @@ struct PermissionServiceValidationTests {
         #expect(try harness.database.history(app: app).count == 1, "only the preset")
     }
 
-    @Test("anyone may Get, List, ListApps and LastKill of registered apps; never-set permissions are not-determined")
+    @Test("root reads every registered app; never-set permissions are not-determined")
     func queries() async throws {
         let harness = try ServiceHarness()
         try harness.preset(.photos, .allowed, app: "maps")
-        #expect(await harness.handle(.get(app: "maps", permission: "photos"), as: 1000).reply == .success(.state(.allowed)))
-        #expect(await harness.handle(.get(app: "maps", permission: "camera"), as: 1000).reply == .success(.state(.notDetermined)))
-        let list = await harness.handle(.list(app: "maps"), as: 1000).reply
+        #expect(await harness.handle(.get(app: "maps", permission: "photos")).reply == .success(.state(.allowed)))
+        #expect(await harness.handle(.get(app: "maps", permission: "camera")).reply == .success(.state(.notDetermined)))
+        let list = await harness.handle(.list(app: "maps")).reply
         #expect(list == .success(.states([.camera: .notDetermined, .photos: .allowed])), "only the permissions maps uses")
-        #expect(await harness.handle(.listApps, as: 1000).reply == .success(.apps(["checkin-demo", "maps"])))
-        #expect(await harness.handle(.lastKill(app: app), as: 1000).reply == .success(.lastKill(nil)))
+        #expect(await harness.handle(.listApps).reply == .success(.apps(["checkin-demo", "maps"])))
+        #expect(await harness.handle(.lastKill(app: app)).reply == .success(.lastKill(nil)))
 
         await #expect(harness.handle(.set(app: app, permission: "camera", state: "allowed")).reply == .success(.done))
         let kill = KillRecord(
             app: app, unit: ServiceHarness.unit, permission: .camera, old: .notDetermined, new: .allowed,
             invocationID: FakeUnitController.invocationID(1), at: 1_002)
-        #expect(await harness.handle(.lastKill(app: app), as: 1000).reply == .success(.lastKill(kill)))
+        #expect(await harness.handle(.lastKill(app: app)).reply == .success(.lastKill(kill)))
+    }
+
+    static let privateReads: [PermissionRequest] = [
+        .get(app: "maps", permission: "photos"), .list(app: "maps"), .lastKill(app: "maps"),
+    ]
+
+    @Test("an app reads its own permissions and kills: the caller runs in the unit registered for it", arguments: privateReads)
+    func appReadsItsOwn(_ request: PermissionRequest) async throws {
+        let harness = try ServiceHarness()
+        try harness.preset(.photos, .allowed, app: "maps")
+        let outcome = await harness.handle(request, as: 1000, in: "maps.service")
+        #expect(outcome.error == nil, "\(outcome.reply)")
+        #expect(harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: "maps.service")))
+    }
+
+    @Test("anyone else reading an app's permissions or kills gets AccessDenied; ListApps is open", arguments: privateReads)
+    func strangersRefused(_ request: PermissionRequest) async throws {
+        let harness = try ServiceHarness()
+        try harness.preset(.photos, .allowed, app: "maps")
+        for unit in [nil, "checkin-demo.service", "session-3.scope", "maps.service.d"] {
+            let error = try #require(await harness.handle(request, as: 1000, in: unit).error, "\(unit ?? "no unit")")
+            #expect(error.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
+            #expect(error.message.contains("uid 1000") && error.message.contains("maps"))
+            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: unit)))
+        }
+        #expect(await harness.handle(.listApps, as: 1000, in: nil).reply == .success(.apps(["checkin-demo", "maps"])))
+    }
+
+    /// Grants reads of any app (as polkit's `org.relaunch.permissions.read` does for the group
+    /// `relaunch`) and records whom it was asked about.
+    final class ReadGranting: Authorizer {
+        let asked = Mutex<[String]>([])
+        func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
+            throw .accessDenied("no changes")
+        }
+        func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
+            asked.withLock { $0.append("\(caller.uid) \(app)") }
+        }
+    }
+
+    @Test("the authorizer is asked about reads of another app, and only those", arguments: privateReads)
+    func authorizerDecidesOtherReads(_ request: PermissionRequest) async throws {
+        let authorizer = ReadGranting()
+        let harness = try ServiceHarness(authorizer: authorizer)
+        #expect(await harness.handle(request, as: 1000, in: "session-3.scope").error == nil)
+        #expect(await harness.handle(request, as: 1000, in: "maps.service").error == nil)
+        #expect(await harness.handle(request, as: 0, in: nil).error == nil)
+        #expect(authorizer.asked.withLock { $0 } == ["1000 maps"], "asked once: for the caller outside maps' unit")
     }
 
     @Test("a store failure answers Failed naming the database file")

@@ -15,7 +15,11 @@ struct ServiceHarness {
     /// - Parameters:
     ///   - policy: the kill policy; `checkin-demo` is configured with `checkin-demo.service`.
     ///   - units: the fake systemd; by default with `checkin-demo.service` running.
-    init(policy: KillPolicy = .ios, units: FakeUnitController = FakeUnitController(active: [unit])) throws {
+    ///   - authorizer: who may change, and read apps other than the caller's own (root only by default).
+    init(
+        policy: KillPolicy = .ios, units: FakeUnitController = FakeUnitController(active: [unit]),
+        authorizer: any Authorizer = RootOnly()
+    ) throws {
         directory = try TemporaryDirectory()
         database = try directory.openDatabase()
         self.units = units
@@ -30,6 +34,7 @@ struct ServiceHarness {
                     AppRegistration(app: "maps", unit: "maps.service", permissions: [.camera, .photos], killPolicy: .android),
                 ])),
             units: units,
+            authorizer: authorizer,
             now: { clock.withLock { $0 += 1; return $0 } },
             inlineRetryDelays: [.zero, .zero, .zero], maximumKillAttempts: 3)
     }
@@ -37,6 +42,11 @@ struct ServiceHarness {
     /// Handles `request` as `uid` (root by default).
     func handle(_ request: PermissionRequest, as uid: UInt32 = 0) async -> PermissionOutcome {
         await service.handle(request, callerUID: uid)
+    }
+
+    /// Handles `request` as `uid` running in `unit` (as systemd would say of the caller's pid).
+    func handle(_ request: PermissionRequest, as uid: UInt32, in unit: String?) async -> PermissionOutcome {
+        await service.handle(request, caller: Caller(uid: uid, busName: ":1.99", unit: unit))
     }
 
     /// Stores `state` directly, bypassing the service (no kill, no effects).

@@ -26,6 +26,9 @@ public struct PermissionService: Sendable {
     /// After this many failed attempts a pending kill is given up (and that is logged).
     public let maximumKillAttempts: Int
 
+    /// The waits before each attempt to kill right after a commit, unless told otherwise.
+    public static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
+
     /// Creates the service.
     ///
     /// - Parameters:
@@ -40,7 +43,7 @@ public struct PermissionService: Sendable {
         database: PermissionDatabase, configuration: PermissionConfiguration, units: any UnitController,
         authorizer: any Authorizer = RootOnly(),
         now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds,
-        inlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)],
+        inlineRetryDelays: [Duration] = PermissionService.defaultInlineRetryDelays,
         maximumKillAttempts: Int = 60
     ) {
         self.database = database
@@ -94,11 +97,36 @@ public struct PermissionService: Sendable {
 
     /// Throws `AccessDenied` unless `caller` may make `request` (reads: anyone; writes: the
     /// ``Authorizer``). May wait for a person to authenticate; safe to run concurrently.
+    ///
+    /// Reads are private, as TCC's are: the app an app id names reads its own permissions (the
+    /// caller runs in the unit registered for it), root reads any, and anyone else only with the
+    /// authorizer's word (polkit's `org.relaunch.permissions.read`). ListApps tells only which
+    /// apps are registered, which apps.d shows anyone, and is open.
     public func authorize(_ request: PermissionRequest, caller: Caller) async throws(PermissionServiceError) {
         switch request {
-        case .get, .list, .listApps, .lastKill: return
+        case .listApps: return
+        case .get(let app, _), .list(let app), .lastKill(let app):
+            if mayRead(app, caller: caller) { return }
+            try await authorizer.authorizeRead(of: app, by: caller)
         case .set, .reset: try await authorizer.authorizeChange(by: caller)
         }
+    }
+
+    /// Whether `caller` may make `request` without asking anyone: a read by root or by the app
+    /// itself, or ListApps. (Anything else goes through ``authorize(_:caller:)``.)
+    public func readsWithoutAsking(_ request: PermissionRequest, caller: Caller) -> Bool {
+        switch request {
+        case .listApps: return true
+        case .get(let app, _), .list(let app), .lastKill(let app): return mayRead(app, caller: caller)
+        case .set, .reset: return false
+        }
+    }
+
+    /// Root, or a caller in the unit registered for `app` (the app id names a registered app).
+    private func mayRead(_ app: String, caller: Caller) -> Bool {
+        if caller.uid == 0 { return true }
+        guard let unit = caller.unit, let registered = configuration.unit(for: app) else { return false }
+        return unit == registered
     }
 
     /// Carries out an authorized request: validates it, then reads, or commits and kills.

@@ -31,6 +31,10 @@ public enum KillDelivery: Sendable, Hashable {
 public protocol Authorizer: Sendable {
     /// Throws `AccessDenied` unless `caller` may change permissions.
     func authorizeChange(by caller: Caller) async throws(PermissionServiceError)
+
+    /// Throws `AccessDenied` unless `caller` may read the permissions and kills of `app`, an app
+    /// whose unit it does not run in (the service has already let root and the app itself through).
+    func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError)
 }
 
 /// The caller of a request, as the transport knows it.
@@ -41,12 +45,16 @@ public struct Caller: Sendable, Hashable {
     public var busName: String?
     /// Whether the caller allows interactive authorization.
     public var interactive: Bool
+    /// The systemd unit the caller's process runs in, as systemd said for the pid the bus
+    /// recorded (nil when unknown, or not asked because the caller is root).
+    public var unit: String?
 
     /// Creates a caller.
-    public init(uid: UInt32, busName: String? = nil, interactive: Bool = false) {
+    public init(uid: UInt32, busName: String? = nil, interactive: Bool = false, unit: String? = nil) {
         self.uid = uid
         self.busName = busName
         self.interactive = interactive
+        self.unit = unit
     }
 }
 
@@ -60,6 +68,14 @@ public struct RootOnly: Authorizer {
         guard caller.uid == 0 else {
             throw .accessDenied(
                 "only root (uid 0) may change permissions, but the caller is uid \(caller.uid); run the command as root, e.g. with sudo")
+        }
+    }
+
+    /// Throws `AccessDenied`: only root and the app itself read an app's permissions.
+    public func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
+        guard caller.uid == 0 else {
+            throw .accessDenied(
+                "uid \(caller.uid) may not read the permissions of \(app): only root and the app itself may; run the command as root, e.g. with sudo")
         }
     }
 }

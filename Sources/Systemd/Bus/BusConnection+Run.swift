@@ -10,8 +10,12 @@ final class RunLoopState: Sendable {
     let wakeFD: CInt
     let stopRequested = Atomic<Bool>(false)
     let isRunning = Atomic<Bool>(false)
+    /// A loop thread was started and has not begun running yet: asynchronous calls may be sent.
+    let isStarting = Atomic<Bool>(false)
     /// The pthread running the loop (0 when none): its own bus use must not wake it again.
     let loopThread = Atomic<UInt>(0)
+    /// Asynchronous calls still waiting for the loop to complete them (``BusConnection/callAsync``).
+    private let waiting = Mutex<[ObjectIdentifier: AsyncReply]>([:])
 
     init() throws(SystemdError) {
         wakeFD = try sysCall("eventfd") { csystemd_eventfd(0) }
@@ -24,6 +28,26 @@ final class RunLoopState: Sendable {
         guard isRunning.load(ordering: .acquiring) else { return }
         var one: UInt64 = 1
         _ = write(wakeFD, &one, 8)
+    }
+
+    func register(_ reply: AsyncReply) {
+        waiting.withLock { $0[ObjectIdentifier(reply)] = reply }
+    }
+
+    func unregister(_ reply: AsyncReply) {
+        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(reply)) }
+    }
+
+    /// Fails every asynchronous call still waiting: the loop that would complete them has ended.
+    func abandonWaitingCalls() {
+        let abandoned = waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+        for reply in abandoned {
+            reply.finish(.failure(BusError(
+                name: BusError.disconnectedName, message: "\(reply.operation): the connection's loop ended before the reply came")))
+        }
     }
 
     func drain() {
@@ -51,10 +75,12 @@ extension BusConnection {
         guard loop.isRunning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { throw SystemdError(code: .init(rawValue: EBUSY), operation: "BusConnection.run", target: "already running") }
         loop.loopThread.store(BusConnection.currentThreadID, ordering: .releasing)
+        loop.isStarting.store(false, ordering: .releasing)
         defer {
             loop.loopThread.store(0, ordering: .releasing)
             loop.isRunning.store(false, ordering: .releasing)
             loop.stopRequested.store(false, ordering: .releasing)
+            loop.abandonWaitingCalls()
         }
         let clock = ContinuousClock()
         var nextBeat = clock.now
@@ -110,13 +136,21 @@ extension BusConnection {
     public func startLoopThread(
         heartbeat: LoopHeartbeat? = nil, onExit: @escaping @Sendable (SystemdError?) -> Void = { _ in }
     ) throws(SystemdError) {
-        try spawnDetachedThread {
-            do throws(SystemdError) {
-                try self.runBlocking(heartbeat: heartbeat)
-                onExit(nil)
-            } catch {
-                onExit(error)
+        loop.isStarting.store(true, ordering: .releasing)
+        do throws(SystemdError) {
+            try spawnDetachedThread {
+                do throws(SystemdError) {
+                    try self.runBlocking(heartbeat: heartbeat)
+                    onExit(nil)
+                } catch {
+                    self.loop.isStarting.store(false, ordering: .releasing)
+                    onExit(error)
+                }
             }
+        } catch {
+            loop.isStarting.store(false, ordering: .releasing)
+            loop.abandonWaitingCalls()
+            throw error
         }
     }
 
@@ -127,6 +161,9 @@ extension BusConnection {
 
     /// Whether a loop is processing this connection right now.
     public var isRunning: Bool { loop.isRunning.load(ordering: .acquiring) }
+
+    /// Whether a loop processes this connection now or is about to (its thread was started).
+    var hasLoop: Bool { loop.isRunning.load(ordering: .acquiring) || loop.isStarting.load(ordering: .acquiring) }
 
     /// Makes the running (or the next) loop return; safe from any thread.
     public func stop() {

@@ -35,6 +35,10 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let nameHasNoOwnerName = "org.freedesktop.DBus.Error.NameHasNoOwner"
     /// `org.freedesktop.DBus.Error.NoReply`: the peer did not answer in time.
     public static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
+    /// `org.freedesktop.DBus.Error.Disconnected`: the connection closed before the answer came.
+    public static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
+    /// `org.freedesktop.DBus.Error.LimitsExceeded`: a caller has too much outstanding.
+    public static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
     /// `org.freedesktop.DBus.Error.UnknownMethod`
     public static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
     /// `org.freedesktop.DBus.Error.UnknownObject`

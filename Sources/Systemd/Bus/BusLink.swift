@@ -53,6 +53,28 @@ public final class BusLink: Sendable {
         }
     }
 
+    /// Calls a method over a live connection without holding it across the round trip
+    /// (``BusConnection/callAsync(destination:path:interface:member:arguments:timeout:interactive:)``),
+    /// reconnecting once if the connection turns out to be gone. A peer that never answers delays
+    /// only this call: the link's other calls go on.
+    @discardableResult
+    public func callAsync(
+        destination: String?, path: String, interface: String, member: String,
+        arguments: [BusValue] = [], timeout: Duration? = nil, interactive: Bool = false
+    ) async throws(BusError) -> BusValues {
+        let connection = try live()
+        do throws(BusError) {
+            return try await connection.callAsync(
+                destination: destination, path: path, interface: interface, member: member,
+                arguments: arguments, timeout: timeout, interactive: interactive)
+        } catch where Self.isDisconnect(error) || !connection.isOpen {
+            drop(connection)
+            return try await live().callAsync(
+                destination: destination, path: path, interface: interface, member: member,
+                arguments: arguments, timeout: timeout, interactive: interactive)
+        }
+    }
+
     /// Opens the connection now (with its loop) instead of on first use, e.g. to learn at start
     /// that the bus is there.
     public func connect() throws(BusError) {

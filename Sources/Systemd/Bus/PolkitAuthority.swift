@@ -17,22 +17,40 @@ public struct PolkitAuthority: Sendable {
         self.link = link
     }
 
+    /// How long a check may wait when polkit may ask the user to authenticate: as long as sd-bus
+    /// waits for any reply (25 s), after which the caller has given up anyway.
+    public static let interactiveTimeout: Duration = .seconds(25)
+    /// How long a check may wait otherwise.
+    public static let timeout: Duration = .seconds(5)
+
     /// Whether the bus client `busName` may do `action`.
     ///
+    /// The check suspends without holding the link's connection: an authentication prompt that
+    /// nobody answers delays this caller alone.
     /// - Parameters:
     ///   - interactive: let polkit ask the user to authenticate (only when the caller's message
-    ///     allowed interactive authorization); the call then waits up to two minutes.
-    /// - Throws: ``BusError`` when polkit cannot be asked.
-    public func check(action: String, busName: String, interactive: Bool) throws(BusError) -> Answer {
+    ///     allowed interactive authorization); the call then waits up to ``interactiveTimeout``.
+    /// - Throws: ``BusError`` when polkit cannot be asked or did not answer in time.
+    public func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> Answer {
         let subject = BusValue.structure([
             .string("system-bus-name"),
             .array(elementSignature: "{sv}", [.dictEntry(.string("name"), .variant(.string(busName)))]),
         ])
-        let reply = try link.call(
-            destination: "org.freedesktop.PolicyKit1", path: "/org/freedesktop/PolicyKit1/Authority",
-            interface: "org.freedesktop.PolicyKit1.Authority", member: "CheckAuthorization",
-            arguments: [subject, .string(action), .array(elementSignature: "{ss}", []), .uint32(interactive ? 1 : 0), .string("")],
-            timeout: interactive ? .seconds(120) : .seconds(5))
+        let bound = interactive ? Self.interactiveTimeout : Self.timeout
+        let reply: BusValues
+        do throws(BusError) {
+            reply = try await link.callAsync(
+                destination: "org.freedesktop.PolicyKit1", path: "/org/freedesktop/PolicyKit1/Authority",
+                interface: "org.freedesktop.PolicyKit1.Authority", member: "CheckAuthorization",
+                arguments: [subject, .string(action), .array(elementSignature: "{ss}", []), .uint32(interactive ? 1 : 0), .string("")],
+                timeout: bound, interactive: interactive)
+        } catch where error.name == BusError.noReplyName {
+            throw BusError(
+                name: error.name,
+                message: interactive
+                    ? "polkit did not answer within \(bound) (an authentication prompt that nobody answered?)"
+                    : "polkit did not answer within \(bound)")
+        }
         let result = try reply.structure(at: 0)
         return Answer(isAuthorized: try result.bool(at: 0), isChallenge: try result.bool(at: 1))
     }

@@ -56,6 +56,16 @@ public struct SystemdManager: Sendable {
         return String(cString: encoded)
     }
 
+    /// The unit name a unit object path stands for (the reverse of ``unitObjectPath(_:)``), or nil
+    /// for a path that is not a unit's.
+    public static func unitName(fromObjectPath path: String) -> String? {
+        var decoded: UnsafeMutablePointer<CChar>?
+        guard sd_bus_path_decode(path, "/org/freedesktop/systemd1/unit", &decoded) > 0, let decoded else { return nil }
+        defer { free(decoded) }
+        let name = String(cString: decoded)
+        return name.isEmpty ? nil : name
+    }
+
     /// The object path of a loaded unit (`GetUnit`).
     /// - Throws: ``BusError`` named ``noSuchUnitErrorName`` when the unit is not loaded.
     public func unitPath(_ unit: String) throws(BusError) -> String {
