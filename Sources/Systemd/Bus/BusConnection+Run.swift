@@ -38,6 +38,17 @@ final class RunLoopState: Sendable {
         _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(reply)) }
     }
 
+    /// A loop is about to run: asynchronous calls may be sent before it starts.
+    func expectLoop() {
+        isStarting.store(true, ordering: .releasing)
+    }
+
+    /// The loop announced by ``expectLoop()`` will not run after all.
+    func loopWillNotRun() {
+        isStarting.store(false, ordering: .releasing)
+        abandonWaitingCalls()
+    }
+
     /// Fails every asynchronous call still waiting: the loop that would complete them has ended.
     func abandonWaitingCalls() {
         let abandoned = waiting.withLock { waiting in

@@ -45,7 +45,14 @@ public struct BusServing: Sendable {
             let kept: [any Sendable]
             do {
                 connection = try open()
-                kept = try attach(connection, first)
+                // attach may send asynchronous calls: the loop that completes them starts below.
+                connection.loop.expectLoop()
+                do {
+                    kept = try attach(connection, first)
+                } catch {
+                    connection.loop.loopWillNotRun()
+                    throw error
+                }
             } catch {
                 if first { throw error }
                 let since = failingSince ?? clock.now

@@ -219,7 +219,8 @@ check_demo_input_is_root_only_and_checked() {
     assert_contains "$EXPECT_OUTPUT" "Access denied" "Tap by uid 65534"
     expect_exit 1 in_sandbox "${nobody[@]}" busctl call "${DEMO_BUS[@]}" TestHook s hang
     assert_contains "$EXPECT_OUTPUT" "Access denied" "TestHook by uid 65534"
-    expect_exit 0 in_sandbox "${nobody[@]}" busctl call "${DEMO_BUS[@]}" State
+    expect_exit 1 in_sandbox "${nobody[@]}" busctl call "${DEMO_BUS[@]}" State
+    assert_contains "$EXPECT_OUTPUT" "Access denied" "State by uid 65534"
     expect_exit 0 in_sandbox "${nobody[@]}" busctl call "${DEMO_BUS[@]}" Ready
     # Bad input: InvalidArgs saying what is accepted.
     expect_exit 1 in_sandbox busctl call "${DEMO_BUS[@]}" Tap s teleport

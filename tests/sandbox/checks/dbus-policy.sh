@@ -4,13 +4,20 @@ as_nobody() {
     in_sandbox setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-check_policy_anyone_may_read() {
+# The bus policy lets anyone reach the methods; who may read what is the daemons' decision, so a
+# refusal of a read comes from permissiond or the app (naming the polkit action), never from the bus.
+check_policy_anyone_may_call_reads() {
+    expect_exit 1 as_nobody dbus-send --system --print-reply --dest=org.relaunch.Permissions1 \
+        /org/relaunch/Permissions1 org.relaunch.Permissions1.Get string:checkin-demo string:camera
+    assert_contains "$EXPECT_OUTPUT" "org.relaunch.permissions.read" "Get by uid 65534 (refused by permissiond)"
     expect_exit 0 as_nobody busctl call org.relaunch.Permissions1 /org/relaunch/Permissions1 \
-        org.relaunch.Permissions1 Get ss checkin-demo camera
+        org.relaunch.Permissions1 ListApps
     expect_exit 0 as_nobody busctl introspect org.relaunch.Permissions1 /org/relaunch/Permissions1
     wait_until 20 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
-    expect_exit 0 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/App1 \
-        org.relaunch.App1 Screen
+    expect_exit 1 as_nobody dbus-send --system --print-reply --dest=org.relaunch.CheckInDemo1 /org/relaunch/App1 \
+        org.relaunch.App1.Screen
+    assert_contains "$EXPECT_OUTPUT" "org.relaunch.app.drive" "Screen by uid 65534 (refused by the app)"
+    expect_exit 0 as_nobody busctl call org.relaunch.CheckInDemo1 /org/relaunch/App1 org.relaunch.App1 Ready
 }
 
 check_policy_only_root_may_change() {

@@ -23,9 +23,11 @@ check_relaunchctl_non_root_set_is_refused_with_77() {
     assert_eq "$before" "$(in_sandbox relaunchctl permission get checkin-demo microphone)"
     expect_exit 77 nobody relaunchctl permission reset checkin-demo
     expect_exit 77 nobody relaunchctl app tap tab:venues
-    # Reading is anyone's.
-    expect_exit 0 nobody relaunchctl permission list checkin-demo
-    expect_exit 0 nobody relaunchctl app state --json
+    # Reading is private too: 77, naming what would allow it.
+    expect_exit 77 nobody relaunchctl permission list checkin-demo
+    assert_contains "$EXPECT_OUTPUT" "org.relaunch.permissions.read"
+    expect_exit 77 nobody relaunchctl app state --json
+    assert_contains "$EXPECT_OUTPUT" "org.relaunch.app.drive"
 }
 
 check_relaunchctl_bad_names_exit_2() {
