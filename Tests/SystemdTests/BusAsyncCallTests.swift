@@ -138,3 +138,43 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         try await Task.sleep(for: .milliseconds(5))
     }
 }
+
+/// polkit that never answers (a prompt nobody answers): the check ends at its bound, saying why, and
+/// other calls on the same link go on meanwhile.
+@Suite("polkit checks")
+struct PolkitAuthorityTests {
+    @Test("an interactive check that polkit never answers ends at its bound with a message that says so")
+    func unansweredPrompt() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        // Owns polkit's name and never runs its loop: nothing it is asked is answered.
+        let polkit = try BusConnection(address: bus.address)
+        try polkit.requestName("org.freedesktop.PolicyKit1")
+        let server = try BusConnection(address: bus.address)
+        let object = try server.export(.checkInDemo1, handler: BusTests.demoHandler(Locked([])))
+        try server.requestName("org.relaunch.CheckInDemo1")
+        try server.startLoopThread()
+        defer { server.stop() }
+        _ = object
+
+        let address = bus.address
+        let link = BusLink(open: { () throws(SystemdError) in try BusConnection(address: address) })
+        defer { link.close() }
+        let authority = PolkitAuthority(link: link, promptBound: .milliseconds(300))
+        let check = Task { () async throws(BusError) -> PolkitAuthority.Answer in
+            try await authority.check(action: "org.relaunch.permissions.set", busName: ":1.1", interactive: true)
+        }
+        // Meanwhile the same link answers everyone else.
+        let ready = try await link.callAsync(
+            destination: "org.relaunch.CheckInDemo1", path: "/org/relaunch/CheckInDemo1",
+            interface: "org.relaunch.CheckInDemo1", member: "Ready", timeout: .seconds(30))
+        #expect(try ready.structure(at: 0).bool(at: 0))
+        guard case .failure(let error) = await check.result else {
+            Issue.record("polkit that never answers authorized the caller")
+            return
+        }
+        let busError = try #require(error as? BusError)
+        #expect(busError.message.contains("polkit did not answer within"), "\(busError)")
+        #expect(busError.message.contains("authentication prompt"), "\(busError)")
+    }
+}

@@ -11,10 +11,17 @@ public struct PolkitAuthority: Sendable {
 
     /// The link the checks go through.
     public let link: BusLink
+    /// How long a check that may prompt waits (``interactiveTimeout`` unless a test says otherwise).
+    let promptBound: Duration
 
     /// Asks over `link`.
     public init(link: BusLink) {
+        self.init(link: link, promptBound: Self.interactiveTimeout)
+    }
+
+    init(link: BusLink, promptBound: Duration) {
         self.link = link
+        self.promptBound = promptBound
     }
 
     /// How long a check may wait when polkit may ask the user to authenticate: as long as sd-bus
@@ -36,7 +43,7 @@ public struct PolkitAuthority: Sendable {
             .string("system-bus-name"),
             .array(elementSignature: "{sv}", [.dictEntry(.string("name"), .variant(.string(busName)))]),
         ])
-        let bound = interactive ? Self.interactiveTimeout : Self.timeout
+        let bound = interactive ? promptBound : Self.timeout
         let reply: BusValues
         do throws(BusError) {
             reply = try await link.callAsync(
