@@ -119,6 +119,7 @@ struct Permissiond: AsyncParsableCommand {
             service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
         let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
             service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
+            systemd.kills.forgetLimits()  // the units' start limits are read again at the next kill
             return service.configuration.apps
         }
         let group = ServiceGroup(

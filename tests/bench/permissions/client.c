@@ -297,6 +297,21 @@ static int method_get_unit(sd_bus_message *m, void *userdata, sd_bus_error *erro
     return sd_bus_reply_method_return(m, "o", UNIT_PATH);
 }
 
+/* GetUnitByPID: every process is in the benchmark app's unit (permissiond asks once per connection
+ * that is not root, to learn which app it is). */
+#define APP_UNIT_PATH "/org/freedesktop/systemd1/unit/checkin_2ddemo_2eservice"
+static long answered_get_unit_by_pid;
+
+static int method_get_unit_by_pid(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    (void)userdata;
+    (void)error;
+    uint32_t pid = 0;
+    int r = sd_bus_message_read(m, "u", &pid);
+    if (r < 0) return r;
+    answered_get_unit_by_pid++;
+    return sd_bus_reply_method_return(m, "o", APP_UNIT_PATH);
+}
+
 static int method_kill_unit(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     (void)userdata;
     const char *unit = NULL, *whom = NULL;
@@ -335,6 +350,7 @@ static const sd_bus_vtable manager_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("GetUnit", "s", "o", method_get_unit, 0),
     SD_BUS_METHOD("KillUnit", "ssi", "", method_kill_unit, 0),
+    SD_BUS_METHOD("GetUnitByPID", "u", "o", method_get_unit_by_pid, 0),
     SD_BUS_VTABLE_END,
 };
 
@@ -378,7 +394,7 @@ static void fake_systemd(sd_bus *bus, const char *state, double seconds) {
         r = sd_bus_wait(bus, 200 * 1000);
         if (r < 0 && r != -EINTR) die("bus: %s", strerror(-r));
     }
-    printf("fake-systemd state=%s GetUnit=%ld KillUnit=%ld properties=%ld\n", state, answered_get_unit,
+    printf("fake-systemd state=%s GetUnitByPID=%ld GetUnit=%ld KillUnit=%ld properties=%ld\n", state, answered_get_unit_by_pid, answered_get_unit,
            answered_kill_unit, answered_properties);
     fflush(stdout);
 }

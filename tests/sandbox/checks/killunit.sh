@@ -26,6 +26,15 @@ check_permissiond_may_not_restart_or_stop_apps() {
     assert_refused "$EXPECT_OUTPUT" "RestartUnit by permissiond's user"
 }
 
+check_reset_failed_allowed_for_permissiond_on_app_units_only() {
+    # permissiond resets the start-limit counter its own kills filled (a permission kill is not a crash).
+    expect_exit 0 run_like "$REPO/systemd/permissiond.service" busctl call org.freedesktop.systemd1 \
+        /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager ResetFailedUnit s checkin-demo.service
+    expect_exit 1 run_like "$REPO/systemd/permissiond.service" busctl call org.freedesktop.systemd1 \
+        /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager ResetFailedUnit s polkit.service
+    assert_refused "$EXPECT_OUTPUT" "ResetFailedUnit of polkit.service by permissiond's user"
+}
+
 check_killunit_refused_for_non_root_even_with_cap_kill() {
     # shellcheck disable=SC2046
     expect_exit 1 in_sandbox systemd-run --pipe --wait --quiet -p DefaultDependencies=no \
