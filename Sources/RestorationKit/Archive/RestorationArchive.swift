@@ -141,8 +141,18 @@ public struct ArchivedView: Equatable, Sendable {
 
 /// One preserved object that is neither a controller nor a view (`UIStateRestoring`).
 public struct ArchivedObject: Equatable, Sendable {
-    /// Its restoration path: its restoration parent's path (if any) and its identifier.
-    public var path: [String]
+    /// Where its path is stored: a decoded archive's objects share the table of its controllers, so
+    /// that decoding costs the same whatever the depth (a forged archive of many objects under a
+    /// deep path would otherwise make depth × objects identifiers).
+    var location: PathReference
+
+    /// Its restoration path: its restoration parent's path (if any) and its identifier (built on
+    /// each read).
+    public var path: [String] {
+        get { location.path }
+        set { location = PathReference(path: newValue) }
+    }
+
     /// The name of its object restoration class, if it has one.
     public var restorationClassName: String?
     /// What it encoded in `encodeRestorableState(with:)`.
@@ -150,7 +160,12 @@ public struct ArchivedObject: Equatable, Sendable {
 
     /// A record of the given parts.
     public init(path: [String], restorationClassName: String?, state: [String: StateValue]) {
-        self.path = path
+        self.init(location: PathReference(path: path), restorationClassName: restorationClassName, state: state)
+    }
+
+    /// A record whose path is a node of a shared table.
+    init(location: PathReference, restorationClassName: String?, state: [String: StateValue]) {
+        self.location = location
         self.restorationClassName = restorationClassName
         self.state = state
     }

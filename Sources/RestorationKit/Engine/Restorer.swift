@@ -189,8 +189,10 @@ struct Restorer {
         var restoredObjects: [[String]: any StateRestoring] = [:]
         var decoded: [any StateRestoring] = []
         for record in archive.objects {
-            let name = record.path.joined(separator: "/")
-            let parentPath = Array(record.path.dropLast())
+            // Built once per record (a decoded record keeps only its node).
+            let path = record.path
+            let name = path.joined(separator: "/")
+            let parentPath = Array(path.dropLast())
             let parentFound = node(ofPath: parentPath).map { nodes[Int($0)].found != nil } ?? false
             guard parentPath.isEmpty || parentFound || restoredObjects[parentPath] != nil else {
                 report.notes.append("object \(name) is not restored: its restoration parent was not")
@@ -200,18 +202,18 @@ struct Restorer {
             let object: (any StateRestoring)?
             if let className = record.restorationClassName {
                 object = application.registry.objectRestorationClass(named: className)?
-                    .object(withRestorationIdentifierPath: record.path, coder: coder)
+                    .object(withRestorationIdentifierPath: path, coder: coder)
             } else {
                 object = application.registeredObjects.lazy.compactMap(\.object)
-                    .first { application.restorationPath(ofObject: $0) == record.path }
+                    .first { application.restorationPath(ofObject: $0) == path }
             }
             guard let object else {
                 report.notes.append("object \(name) is not restored: nothing registered or made it")
                 continue
             }
             object.decodeRestorableState(with: coder)
-            restoredObjects[record.path] = object
-            report.restoredObjects.append(record.path)
+            restoredObjects[path] = object
+            report.restoredObjects.append(path)
             decoded.append(object)
         }
         return decoded
