@@ -72,6 +72,18 @@ public struct ArchivedController: Equatable, Sendable {
     /// How many identifiers `path` has.
     public var depth: Int { location.depth }
 
+    /// The last `count` identifiers of `path` (all of them when it has fewer), without building the
+    /// rest: for showing a deep path in bounded space.
+    public func pathSuffix(_ count: Int) -> [String] {
+        var suffix: [String] = []
+        var node = Int(location.node)
+        while node != 0, suffix.count < count {
+            suffix.append(location.table.identifiers[node])
+            node = Int(location.table.parents[node])
+        }
+        return suffix.reversed()
+    }
+
     /// The controller's class (module-qualified), checked against the one restoration returns.
     public var className: String
     /// The restoration class's name (module-qualified), if the controller had one.
