@@ -29,6 +29,15 @@ struct DecodeSafetyTests {
         #expect(decoded.controllers[2].path.count == 300)
     }
 
+    @Test("restoring objects under a forged deep path builds no path for those left out")
+    func restoreDeepObjects() throws {
+        let archive = try ArchiveCodec.decode(Forge.deepChain(nodes: 300, recordsAtTheBottom: 3)).archive
+        let report = try restored(makeApplication().launch(restoringFrom: archive))
+        #expect(report.restoredObjects.isEmpty)
+        let left = report.notes.filter { $0.hasPrefix("object ") }
+        #expect(left == Array(repeating: "object …(292 more)/a/a/a/a/a/a/a/a is not restored: its restoration parent was not", count: 3))
+    }
+
     @Test("format 2's paths cost work in proportion to their bytes")
     func formatTwoLinear() throws {
         func archive(_ depth: Int) throws -> [UInt8] {
