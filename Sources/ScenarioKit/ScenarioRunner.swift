@@ -24,12 +24,17 @@ package struct ScenarioRunner {
     var environmentDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-env.conf" }
 
     /// The unit's (first) StateDirectory=, where the host library keeps the archive and `app.data`.
+    ///
+    /// With DynamicUser=, /var/lib/APP is systemd's link to /var/lib/private/APP: the real folder is
+    /// named, since the runner follows no link into an app's folder (`AppStateFolder`).
     func stateDirectory() throws(CLIError) -> String {
-        let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
+        let (directories, dynamicUser) = try systemd { manager throws(BusError) in
+            (try manager.propertyText(target.unit, "StateDirectory"), try manager.propertyText(target.unit, "DynamicUser"))
+        }
         guard let first = directories.split(separator: " ").first else {
             throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
         }
-        return "/var/lib/\(first)"
+        return dynamicUser == "yes" ? "/var/lib/private/\(first)" : "/var/lib/\(first)"
     }
 
     package let timeout: Duration

@@ -159,7 +159,7 @@ EOF
         # The app's user, who owns its folder, replaces its archive with a link to a file of root's.
         in_sandbox rm -f "$DEMO_ARCHIVE"
         in_sandbox setpriv --reuid=relaunch-checkin --regid=relaunch-checkin --clear-groups ln -s "$ATTACK_CANARY" "$DEMO_ARCHIVE"
-        in_sandbox sh -c "printf '[Unit]\nDescription=archive-attack-go\n' >$ATTACK_GO_DROPIN"
+        in_sandbox sh -c "mkdir -p $(dirname "$ATTACK_GO_DROPIN") && printf '[Unit]\nDescription=archive-attack-go\n' >$ATTACK_GO_DROPIN"
         in_sandbox systemctl daemon-reload
         wait_until 60 test -s "$CHECK_TMP/scenario.rc"
     ) || rc=$?
