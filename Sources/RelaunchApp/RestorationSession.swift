@@ -37,8 +37,9 @@ public final class RestorationSession {
         planner = LaunchPlanner(limits: limits)
     }
 
-    /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before,
-    /// cleared after; the app delegate may decline it) or launches fresh, and reports what happened.
+    /// Launches: plans with the candidates, restores the newest readable one (restoring mark set before
+    /// anything is decoded, cleared after restoring; the app delegate may decline it) or launches
+    /// fresh, and reports what happened.
     ///
     /// An archive that restores no controller into the window is reported as `fresh`, with a note why.
     ///
@@ -58,7 +59,10 @@ public final class RestorationSession {
             markFound = false
             warnings.append("could not check the restoring mark: \(error)")
         }
-        let plan = planner.plan(candidates: candidates, restoringMarkFound: markFound)
+        // The mark is set (durably) before any candidate is decoded: if decoding crashes, the next
+        // launch finds it and discards the saved state unread instead of crashing again.
+        perform(planner.prepare(candidates: candidates, restoringMarkFound: markFound), restoringMark, &pending, &warnings)
+        let plan = planner.plan()
         nextGeneration = plan.nextGeneration
         warnings += plan.warnings
         perform(plan.actions, restoringMark, &pending, &warnings)

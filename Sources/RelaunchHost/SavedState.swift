@@ -50,7 +50,9 @@ struct SavedState: Sendable {
                 continue
             }
             do {
-                candidates.append(ArchiveCandidate(source: "fdstore", bytes: try SealedMemoryFile.readAll(from: descriptor.fd)))
+                // The file's limit: one byte over it is enough for the planner to refuse it as too-large.
+                let bytes = try SealedMemoryFile.readAll(from: descriptor.fd, limit: ArchiveLimits.default.hard + 1)
+                candidates.append(ArchiveCandidate(source: "fdstore", bytes: bytes))
             } catch {
                 logger.warning("could not read the fd store's saved state", metadata: ["ERROR": "\(error)"])
             }

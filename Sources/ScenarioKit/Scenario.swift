@@ -32,11 +32,16 @@ public struct Scenario: Sendable, Equatable {
             && lhs.steps.map(\.line) == rhs.steps.map(\.line) && lhs.steps.map(\.step) == rhs.steps.map(\.step)
     }
 
+    /// The most steps a scenario plays, its repeats expanded (`repeat 1000 repeat 1000 …` would
+    /// otherwise run for days).
+    public static let maximumExpandedSteps = 100_000
+
     /// Parses a scenario's text; `name` is used in errors.
     public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var summary: [String] = []
         var steps: [(Int, Step)] = []
         var texts: [Int: String] = [:]
+        var expandedSteps = 0
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
             let trimmed = rawLine.drop { $0 == " " || $0 == "\t" }
@@ -51,12 +56,22 @@ public struct Scenario: Sendable, Equatable {
                 throw ScenarioError(scenario: name, line: line, message: error.message)
             }
             guard !words.isEmpty else { continue }
+            let step: Step
             do {
-                steps.append((line, try StepParser.step(words)))
-                texts[line] = String(trimmed).trimmingSpaces()
+                step = try StepParser.step(words)
             } catch {
                 throw ScenarioError(scenario: name, line: line, message: error.message)
             }
+            // Each line's repeats are bounded (1000), nested ones multiply: bound the whole run.
+            let (total, overflow) = expandedSteps.addingReportingOverflow(step.expandedCount)
+            guard !overflow, total <= maximumExpandedSteps else {
+                throw ScenarioError(
+                    scenario: name, line: line,
+                    message: "this line takes the scenario over \(maximumExpandedSteps) steps in all, repeats expanded; repeat less")
+            }
+            expandedSteps = total
+            steps.append((line, step))
+            texts[line] = String(trimmed).trimmingSpaces()
         }
         guard !steps.isEmpty else {
             throw ScenarioError(scenario: name, line: 0, message: "the scenario has no steps")

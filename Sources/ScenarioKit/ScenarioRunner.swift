@@ -23,17 +23,18 @@ package struct ScenarioRunner {
     /// Where the `env` step's runtime drop-in for the app's unit goes.
     var environmentDropIn: String { "/run/systemd/system/\(target.unit).d/50-relaunch-scenario-env.conf" }
 
-    /// The app's saved archive: `restoration.archive` in the unit's (first) StateDirectory=, as the
-    /// host library keeps it.
-    func archivePath() throws(CLIError) -> String { try stateDirectory() + "/restoration.archive" }
-
     /// The unit's (first) StateDirectory=, where the host library keeps the archive and `app.data`.
+    ///
+    /// With DynamicUser=, /var/lib/APP is systemd's link to /var/lib/private/APP: the real folder is
+    /// named, since the runner follows no link into an app's folder (`AppStateFolder`).
     func stateDirectory() throws(CLIError) -> String {
-        let directories = try systemd { manager throws(BusError) in try manager.propertyText(target.unit, "StateDirectory") }
+        let (directories, dynamicUser) = try systemd { manager throws(BusError) in
+            (try manager.propertyText(target.unit, "StateDirectory"), try manager.propertyText(target.unit, "DynamicUser"))
+        }
         guard let first = directories.split(separator: " ").first else {
             throw .failed("\(target.unit) has no StateDirectory=, so it keeps no archive the runner can find")
         }
-        return "/var/lib/\(first)"
+        return dynamicUser == "yes" ? "/var/lib/private/\(first)" : "/var/lib/\(first)"
     }
 
     package let timeout: Duration
@@ -81,8 +82,13 @@ package struct ScenarioRunner {
         unlink(environmentDropIn)
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
+        // Root in the app's folder: links are deleted, never followed (AppStateFolder).
         let directory = try stateDirectory()
-        for name in ["restoration.archive", "app.data", "app.data.unreadable"] { unlink("\(directory)/\(name)") }
+        var info = stat()
+        if lstat(directory, &info) == 0 || errno != ENOENT {
+            let folder = try AppStateFolder(directory)
+            for name in ["restoration.archive", "app.data", "app.data.unreadable"] { try folder.remove(name) }
+        }
         try systemd { manager throws(BusError) in
             try manager.resetFailed(target.unit)
             try manager.run(.start, target.unit, timeout: timeout)
@@ -293,18 +299,24 @@ package struct ScenarioRunner {
     private func corruptArchive() throws(CLIError) {
         let state = try UnitState.read(target.unit)
         guard state.mainPID == "0" else { throw .usage("corrupt-archive needs the app stopped (stop-app first)") }
-        let archivePath = try archivePath()
-        guard let file = fopen(archivePath, "r+b") else {
-            throw .failed("cannot open \(archivePath): \(errnoText())")
+        try Self.corruptArchive(inFolder: try stateDirectory())
+    }
+
+    /// Flips the bits of the middle byte of `restoration.archive` in `folder`, as root may: never
+    /// through a symbolic link in the folder's path or the file's place (the app's user controls both).
+    package static func corruptArchive(inFolder folder: String) throws(CLIError) {
+        let stateFolder = try AppStateFolder(folder)
+        try stateFolder.withFileForUpdate("restoration.archive") { (fd) throws(CLIError) in
+            let archivePath = "\(folder)/restoration.archive"
+            var info = stat()
+            guard fstat(fd, &info) == 0 else { throw .failed("cannot stat \(archivePath): \(errnoText())") }
+            let size = Int(info.st_size)
+            guard size > 16 else { throw .failed("\(archivePath) holds only \(size) bytes") }
+            var byte: UInt8 = 0
+            guard pread(fd, &byte, 1, off_t(size / 2)) == 1 else { throw .failed("cannot read \(archivePath): \(errnoText())") }
+            byte ^= 0x5a
+            guard pwrite(fd, &byte, 1, off_t(size / 2)) == 1 else { throw .failed("cannot write \(archivePath): \(errnoText())") }
         }
-        defer { fclose(file) }
-        fseek(file, 0, SEEK_END)
-        let size = ftell(file)
-        guard size > 16 else { throw .failed("\(archivePath) holds only \(size) bytes") }
-        fseek(file, size / 2, SEEK_SET)
-        let byte = fgetc(file)
-        fseek(file, size / 2, SEEK_SET)
-        fputc((byte ^ 0x5a) & 0xff, file)
     }
 }
 

@@ -98,3 +98,12 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
     /// Whether systemd writes the entry (matched by `UNIT=`) rather than our programs.
     public var isManagerEvent: Bool { rawValue.hasPrefix("unit-") }
 }
+
+extension Step {
+    /// How many steps this one plays: a repeat's count times its step's, else 1 (at most `Int.max`).
+    public var expandedCount: Int {
+        guard case .repeat(let count, let inner) = self else { return 1 }
+        let (product, overflow) = count.multipliedReportingOverflow(by: inner.expandedCount)
+        return overflow ? .max : product
+    }
+}

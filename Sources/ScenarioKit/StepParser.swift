@@ -2,6 +2,9 @@ import RelaunchContract
 
 /// Turns the words of one line into a step, or says what the line should have been.
 enum StepParser {
+    /// The most `repeat`s one line may nest (`repeat 2 repeat 3 kill-app` nests two).
+    static let maximumRepeatNesting = 8
+
     static let verbs = "app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
         + "stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat"
 
@@ -50,6 +53,11 @@ enum StepParser {
         case "repeat":
             guard args.count >= 2, let count = Int(args[0]), (1...1000).contains(count) else {
                 throw usage("repeat N STEP... (N from 1 to 1000)")
+            }
+            // Counted before recursing, so that a line of thousands of repeats cannot exhaust the stack.
+            let depth = stride(from: 0, to: words.count - 1, by: 2).prefix { words[$0] == "repeat" }.count
+            guard depth <= maximumRepeatNesting else {
+                throw LineError(message: "\(depth) repeats are nested on this line; at most \(maximumRepeatNesting) are accepted")
             }
             return .repeat(count, try step(Array(args.dropFirst())))
         default:

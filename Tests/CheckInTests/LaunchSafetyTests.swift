@@ -90,6 +90,29 @@ struct LaunchSafetyTests {
         #expect(report.verdicts.first?.error?.discardReason == .corrupt)
     }
 
+    @Test("the restoring mark is set before saved state is decoded, so a decode that crashes is discarded next launch")
+    func markBeforeDecoding() throws {
+        var damaged = try seedArchive()
+        damaged.bytes[damaged.bytes.count / 2] ^= 0x01
+        let mark = SpyMark()
+        let report = try #require(launchedApp(candidates: [damaged], mark: mark).launchReport)
+        // Set although the archive turned out unreadable: it was set before decoding found that out.
+        #expect(mark.calls == ["isSet", "set", "clear"])
+        #expect(report.discardReason == .corrupt && !mark.value)
+
+        // Had decoding crashed, the mark would be there at the next launch: discarded unread.
+        let next = launchedApp(candidates: [damaged], mark: SpyMark(true))
+        #expect(next.launchReport?.discardReason == .crashedDuringRestore)
+        #expect(next.launchReport?.verdicts.isEmpty == true, "not decoded again")
+    }
+
+    @Test("no saved state sets no mark")
+    func noMarkWhenFresh() {
+        let mark = SpyMark()
+        _ = launchedApp(mark: mark)
+        #expect(mark.calls == ["isSet"])
+    }
+
     @Test("the newest valid copy wins and generations keep growing")
     func newestCopyWins() throws {
         let app = launchedApp()

@@ -16,6 +16,16 @@ struct SealedMemoryFileTests {
         #expect(try SealedMemoryFile.readAll(from: fd) == bytes)
     }
 
+    @Test("reading stops at the limit, however large the file")
+    func limit() throws {
+        let bytes: [UInt8] = (0..<200_000).map { UInt8(truncatingIfNeeded: $0) }
+        let fd = try SealedMemoryFile.create(name: "limited", bytes: bytes)
+        defer { close(fd) }
+        #expect(try SealedMemoryFile.readAll(from: fd, limit: 70_001) == Array(bytes.prefix(70_001)))
+        #expect(try SealedMemoryFile.readAll(from: fd, limit: 10) == Array(bytes.prefix(10)))
+        #expect(try SealedMemoryFile.readAll(from: fd, limit: 300_000) == bytes)
+    }
+
     @Test func emptyContents() throws {
         let fd = try SealedMemoryFile.create(name: "empty", bytes: [])
         defer { close(fd) }

@@ -70,6 +70,17 @@ public enum ArchiveCodec {
     public static func decode(
         _ bytes: [UInt8], expectedBuild: String? = nil, limits: ArchiveLimits = .default
     ) throws(ArchiveError) -> DecodedArchive {
+        var work = 0
+        return try decode(bytes, expectedBuild: expectedBuild, limits: limits, work: &work)
+    }
+
+    /// `decode(_:expectedBuild:limits:)`, also counting the values the payload's decoder made (strings,
+    /// records, entries, path nodes: see `ByteReader.charge(_:)`), so that tests can prove decoding
+    /// linear in the archive's size; `work` is set also when decoding fails.
+    package static func decode(
+        _ bytes: [UInt8], expectedBuild: String? = nil, limits: ArchiveLimits = .default, work: inout Int
+    ) throws(ArchiveError) -> DecodedArchive {
+        work = 0
         guard bytes.count <= limits.hard else { throw .tooLarge(byteCount: bytes.count, limit: limits.hard) }
         guard bytes.count >= magic.count else { throw .truncated(needed: prefixSize, available: bytes.count) }
         guard bytes[0] == magic[0], bytes[1] == magic[1], bytes[2] == magic[2], bytes[3] == magic[3] else {
@@ -87,7 +98,7 @@ public enum ArchiveCodec {
         let actual = checksum(of: bytes)
         guard actual == storedChecksum else { throw .badChecksum(expected: storedChecksum, actual: actual) }
 
-        let archive = try ByteReader.read(bytes, from: prefixSize) { (reader) throws(ArchiveError) in
+        let archive = try ByteReader.read(bytes, from: prefixSize, work: &work) { (reader) throws(ArchiveError) in
             let archive = version >= 3
                 ? try ArchiveFormat3.readPayload(from: &reader)
                 : try ArchiveFormat2.readPayload(from: &reader, formatVersion: version)
@@ -98,6 +109,21 @@ public enum ArchiveCodec {
             throw .buildMismatch(archived: archive.header.buildVersion, current: expectedBuild)
         }
         return DecodedArchive(archive: archive, byteCount: bytes.count, warning: limits.warning(byteCount: bytes.count))
+    }
+
+    /// The generation of the archive in `bytes`, read without decoding its payload: nil unless the
+    /// size, prefix, version, length and checksum are right. Cheap (one CRC-32 pass) and cannot trap,
+    /// for a launch that must not decode saved state but should still number the next one above it.
+    public static func generation(of bytes: [UInt8], limits: ArchiveLimits = .default) -> UInt64? {
+        guard bytes.count <= limits.hard, bytes.count >= prefixSize + 8, Array(bytes[0..<4]) == magic else { return nil }
+        let version = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
+        let payloadLength = Int(UInt32(bytes[8]) | UInt32(bytes[9]) << 8 | UInt32(bytes[10]) << 16 | UInt32(bytes[11]) << 24)
+        let storedChecksum = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
+        guard (1...formatVersion).contains(version), bytes.count == prefixSize + payloadLength,
+            checksum(of: bytes) == storedChecksum
+        else { return nil }
+        // Every format starts its payload with the generation.
+        return (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[prefixSize + $1]) << (8 * UInt64($1)) }
     }
 
     /// The checksum the prefix stores: over version, flags and length, then the payload.

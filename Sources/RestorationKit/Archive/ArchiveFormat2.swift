@@ -97,7 +97,10 @@ enum ArchiveFormat2 {
         controllers.reserveCapacity(count)
         // The paths go into one table, as preservation and format 3 make them.
         var paths = PathTableBuilder()
-        for _ in 0..<count { controllers.append(try readController(from: &reader, formatVersion: formatVersion, paths: &paths)) }
+        for _ in 0..<count {
+            try reader.charge()
+            controllers.append(try readController(from: &reader, formatVersion: formatVersion, paths: &paths))
+        }
         let table = paths.build()
         for index in controllers.indices {
             controllers[index].location = PathReference(table: table, node: controllers[index].location.node)
@@ -105,7 +108,10 @@ enum ArchiveFormat2 {
         var objects: [ArchivedObject] = []
         if formatVersion >= 2 {
             let objectCount = try reader.readCount("object count", minimumItemSize: 9)
-            for _ in 0..<objectCount { objects.append(try readObject(from: &reader)) }
+            for _ in 0..<objectCount {
+                try reader.charge()
+                objects.append(try readObject(from: &reader))
+            }
         }
         return RestorationArchive(header: header, applicationState: applicationState, controllers: controllers, objects: objects)
     }
@@ -114,6 +120,7 @@ enum ArchiveFormat2 {
         let count = try reader.readCount("state entry count", minimumItemSize: 6)
         var state: [String: StateValue] = [:]
         for _ in 0..<count {
+            try reader.charge()
             let start = reader.offset
             let key = try reader.readString("state key")
             guard state[key] == nil else { throw reader.fault(at: start, "state key '\(key)' appears twice") }
@@ -150,6 +157,8 @@ enum ArchiveFormat2 {
         guard depth > 0 else { throw reader.fault(at: start, "a controller's path is empty") }
         var path: [String] = []
         for _ in 0..<depth { path.append(try reader.readString("path identifier")) }
+        // Inserting the path makes at most one node per identifier.
+        try reader.charge(path.count)
         let className = try reader.readString("class name")
         var restorationClassName: String?
         switch try reader.readUInt8("restoration class flag") {
@@ -160,6 +169,7 @@ enum ArchiveFormat2 {
         let count = try reader.readCount("relationship count", minimumItemSize: 5)
         var relationships: [ArchivedRelationship] = []
         for _ in 0..<count {
+            try reader.charge()
             let raw = try reader.readUInt8("relationship kind")
             guard let kind = ArchivedRelationship.Kind(rawValue: raw) else {
                 throw reader.fault(at: reader.offset - 1, "unknown relationship kind \(raw)")
@@ -171,6 +181,7 @@ enum ArchiveFormat2 {
         if formatVersion >= 2 {
             let viewCount = try reader.readCount("view count", minimumItemSize: 12)
             for _ in 0..<viewCount {
+                try reader.charge()
                 let identifier = try reader.readString("view identifier")
                 let viewClass = try reader.readString("view class")
                 views.append(ArchivedView(identifier: identifier, className: viewClass, state: StateValues(try readState(from: &reader))))

@@ -300,6 +300,7 @@ enum ArchiveFormat3 {
         identifiers.append("")
         depths.append(0)
         for node in stride(from: 1, through: nodeCount, by: 1) {
+            try reader.charge()
             let parent = try reader.readIndex("path node parent", below: node)
             parents.append(Int32(parent))
             identifiers.append(strings[try reader.readIndex("path node identifier", below: strings.count)])
@@ -311,6 +312,7 @@ enum ArchiveFormat3 {
         var controllers: [ArchivedController] = []
         controllers.reserveCapacity(count)
         for _ in 0..<count {
+            try reader.charge()
             let start = reader.offset
             let node = try reader.readIndex("controller path node", below: nodeCount + 1)
             guard node > 0 else { throw reader.fault(at: start, "a controller's path is empty") }
@@ -320,6 +322,7 @@ enum ArchiveFormat3 {
             var relationships: [ArchivedRelationship] = []
             relationships.reserveCapacity(relationshipCount)
             for _ in 0..<relationshipCount {
+                try reader.charge()
                 let raw = try reader.readUInt8("relationship kind")
                 guard let kind = ArchivedRelationship.Kind(rawValue: raw) else {
                     throw reader.fault(at: reader.offset - 1, "unknown relationship kind \(raw)")
@@ -330,6 +333,7 @@ enum ArchiveFormat3 {
             let viewCount = try reader.readVarintCount("view count", minimumItemSize: 3)
             var views: [ArchivedView] = []
             for _ in 0..<viewCount {
+                try reader.charge()
                 let identifier = strings[try reader.readIndex("view identifier", below: strings.count)]
                 let viewClass = strings[try reader.readIndex("view class", below: strings.count)]
                 views.append(ArchivedView(identifier: identifier, className: viewClass, state: try readState(from: &reader, strings: strings)))
@@ -345,13 +349,16 @@ enum ArchiveFormat3 {
         let objectCount = try reader.readVarintCount("object count", minimumItemSize: 3)
         var objects: [ArchivedObject] = []
         for _ in 0..<objectCount {
+            try reader.charge()
             let start = reader.offset
             let node = try reader.readIndex("object path node", below: nodeCount + 1)
             guard node > 0 else { throw reader.fault(at: start, "an object's path is empty") }
             let restorationClassName = try readOptionalString(from: &reader, strings: strings, "object restoration class name")
+            // A node of the shared table, not the path itself: building each object's path here would
+            // cost depth × objects, quadratic in the bytes of a forged archive.
             objects.append(
                 ArchivedObject(
-                    path: table.path(of: Int32(node)), restorationClassName: restorationClassName,
+                    location: PathReference(table: table, node: Int32(node)), restorationClassName: restorationClassName,
                     state: try readState(from: &reader, strings: strings).dictionary))
         }
         return RestorationArchive(header: header, applicationValues: applicationValues, controllers: controllers, objects: objects)
@@ -370,6 +377,7 @@ enum ArchiveFormat3 {
         var entries: [StateValues.Entry] = []
         entries.reserveCapacity(count)
         for _ in 0..<count {
+            try reader.charge()
             let start = reader.offset
             let key = strings[try reader.readIndex("state key", below: strings.count)]
             if let previous = entries.last?.key, !(previous < key) {
@@ -396,7 +404,10 @@ enum ArchiveFormat3 {
             let count = try reader.readVarintCount("string list count", minimumItemSize: 1)
             var list: [String] = []
             list.reserveCapacity(count)
-            for _ in 0..<count { list.append(strings[try reader.readIndex("string list item", below: strings.count)]) }
+            for _ in 0..<count {
+                try reader.charge()
+                list.append(strings[try reader.readIndex("string list item", below: strings.count)])
+            }
             return .strings(list)
         case 6: return .bytes(try reader.readShortBytes("bytes"))
         case let tag: throw reader.fault(at: start, "unknown value tag \(tag)")

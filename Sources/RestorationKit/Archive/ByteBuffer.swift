@@ -114,16 +114,31 @@ struct ByteWriter: ~Copyable {
 /// Every length is checked against the bytes left before anything is allocated, so a forged length
 /// cannot make a reader allocate gigabytes. It reads a buffer it does not own: use it only inside
 /// `withUnsafeBufferPointer` of the bytes (`ByteReader.read(_:from:reportingFrom:_:)`).
+///
+/// It also counts the values a decoder makes from the bytes (`work`: strings, records, entries, path
+/// nodes, identifiers put into a path), charged with `charge(_:)`. Each of them consumes at least one
+/// byte, so a correct decoder stays within `workLimit`, a small multiple of the bytes read; a decoder
+/// that would make more (a path built again for every record that names it) fails as `malformed`
+/// instead of running out of time or memory, and tests compare the count of archives of N and 2N
+/// bytes to prove that decoding is linear.
 struct ByteReader {
     private let buffer: UnsafeBufferPointer<UInt8>
     private(set) var offset: Int
     /// Added to offsets in error messages, so that they count from the start of the file.
     private let base: Int
+    /// The values made so far (see `charge(_:)`).
+    private(set) var work = 0
+    /// The most values a decoder may make from this buffer.
+    let workLimit: Int
+
+    /// Values a decoder may make per byte of its input.
+    static let workPerByte = 4
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int, base: Int) {
         self.buffer = buffer
         self.offset = offset
         self.base = base
+        workLimit = Self.workPerByte * buffer.count + 64
     }
 
     /// Runs `body` with a reader of `bytes` from `offset`.
@@ -131,8 +146,17 @@ struct ByteReader {
         _ bytes: [UInt8], from offset: Int = 0, reportingFrom base: Int = 0,
         _ body: (inout ByteReader) throws(ArchiveError) -> Result
     ) throws(ArchiveError) -> Result {
+        try read(bytes, from: offset, reportingFrom: base, work: nil, body)
+    }
+
+    /// Runs `body` with a reader of `bytes` from `offset`; `work` receives the values it made.
+    static func read<Result>(
+        _ bytes: [UInt8], from offset: Int = 0, reportingFrom base: Int = 0, work: UnsafeMutablePointer<Int>?,
+        _ body: (inout ByteReader) throws(ArchiveError) -> Result
+    ) throws(ArchiveError) -> Result {
         let result: Swift.Result<Result, ArchiveError> = bytes.withUnsafeBufferPointer { buffer in
             var reader = ByteReader(buffer, offset: offset, base: base)
+            defer { work?.pointee = reader.work }
             do throws(ArchiveError) {
                 return .success(try body(&reader))
             } catch {
@@ -140,6 +164,18 @@ struct ByteReader {
             }
         }
         return try result.get()
+    }
+
+    /// Counts `units` values about to be made, refusing the archive when they would exceed `workLimit`.
+    @inline(__always)
+    mutating func charge(_ units: Int = 1) throws(ArchiveError) {
+        work += units
+        guard work <= workLimit else { throw overworked() }
+    }
+
+    @inline(never)
+    private func overworked() -> ArchiveError {
+        fault("decoding would make over \(workLimit) values from \(buffer.count) bytes; the archive is forged or damaged")
     }
 
     var remaining: Int { buffer.count - offset }
@@ -224,6 +260,7 @@ struct ByteReader {
 
     mutating func readBytes(_ what: String) throws(ArchiveError) -> [UInt8] {
         let count = try readCount(what, minimumItemSize: 1)
+        try charge()
         defer { offset += count }
         return Array(buffer[offset..<offset + count])
     }
@@ -231,6 +268,7 @@ struct ByteReader {
     /// Bytes after a varint length.
     mutating func readShortBytes(_ what: String) throws(ArchiveError) -> [UInt8] {
         let count = try readVarintCount(what, minimumItemSize: 1)
+        try charge()
         defer { offset += count }
         return Array(buffer[offset..<offset + count])
     }
@@ -253,6 +291,7 @@ struct ByteReader {
     }
 
     private mutating func string(at start: Int, count: Int, _ what: String) throws(ArchiveError) -> String {
+        try charge()
         let utf8 = UnsafeBufferPointer(rebasing: buffer[offset..<offset + count])
         // ASCII (identifiers, class names, keys, most text) is valid as it is; the rest is checked.
         let string: String

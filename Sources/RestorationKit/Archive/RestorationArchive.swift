@@ -72,6 +72,18 @@ public struct ArchivedController: Equatable, Sendable {
     /// How many identifiers `path` has.
     public var depth: Int { location.depth }
 
+    /// The last `count` identifiers of `path` (all of them when it has fewer), without building the
+    /// rest: for showing a deep path in bounded space.
+    public func pathSuffix(_ count: Int) -> [String] {
+        var suffix: [String] = []
+        var node = Int(location.node)
+        while node != 0, suffix.count < count {
+            suffix.append(location.table.identifiers[node])
+            node = Int(location.table.parents[node])
+        }
+        return suffix.reversed()
+    }
+
     /// The controller's class (module-qualified), checked against the one restoration returns.
     public var className: String
     /// The restoration class's name (module-qualified), if the controller had one.
@@ -141,8 +153,18 @@ public struct ArchivedView: Equatable, Sendable {
 
 /// One preserved object that is neither a controller nor a view (`UIStateRestoring`).
 public struct ArchivedObject: Equatable, Sendable {
-    /// Its restoration path: its restoration parent's path (if any) and its identifier.
-    public var path: [String]
+    /// Where its path is stored: a decoded archive's objects share the table of its controllers, so
+    /// that decoding costs the same whatever the depth (a forged archive of many objects under a
+    /// deep path would otherwise make depth × objects identifiers).
+    var location: PathReference
+
+    /// Its restoration path: its restoration parent's path (if any) and its identifier (built on
+    /// each read).
+    public var path: [String] {
+        get { location.path }
+        set { location = PathReference(path: newValue) }
+    }
+
     /// The name of its object restoration class, if it has one.
     public var restorationClassName: String?
     /// What it encoded in `encodeRestorableState(with:)`.
@@ -150,7 +172,12 @@ public struct ArchivedObject: Equatable, Sendable {
 
     /// A record of the given parts.
     public init(path: [String], restorationClassName: String?, state: [String: StateValue]) {
-        self.path = path
+        self.init(location: PathReference(path: path), restorationClassName: restorationClassName, state: state)
+    }
+
+    /// A record whose path is a node of a shared table.
+    init(location: PathReference, restorationClassName: String?, state: [String: StateValue]) {
+        self.location = location
         self.restorationClassName = restorationClassName
         self.state = state
     }

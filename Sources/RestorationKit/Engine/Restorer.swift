@@ -187,12 +187,30 @@ struct Restorer {
     /// parent came back, and decodes it; parents first.
     private mutating func restoreObjects() -> [any StateRestoring] {
         var restoredObjects: [[String]: any StateRestoring] = [:]
+        // The nodes of restored objects whose records share the controllers' table (decoded ones do).
+        var restoredObjectNodes: Set<Int32> = []
+        var restoredByPathOnly = false
         var decoded: [any StateRestoring] = []
         for record in archive.objects {
-            let name = record.path.joined(separator: "/")
-            let parentPath = Array(record.path.dropLast())
+            let shared = record.location.table === paths
+            if shared {
+                // Whether the parent came back, by node: no path is built for an object that is not
+                // restored, so a forged archive of many objects under one deep path costs a step each.
+                let parent = paths.parents[Int(record.location.node)]
+                let parentBack = parent == 0 || nodes[Int(parent)].found != nil || restoredObjectNodes.contains(parent)
+                guard parentBack || restoredByPathOnly else {
+                    report.notes.append("object \(Self.name(of: record.location)) is not restored: its restoration parent was not")
+                    continue
+                }
+            }
+            // Built once per record (a decoded record keeps only its node).
+            let path = record.path
+            let name = path.joined(separator: "/")
+            let parentPath = Array(path.dropLast())
             let parentFound = node(ofPath: parentPath).map { nodes[Int($0)].found != nil } ?? false
-            guard parentPath.isEmpty || parentFound || restoredObjects[parentPath] != nil else {
+            guard parentPath.isEmpty || parentFound || restoredObjects[parentPath] != nil
+                || (shared && restoredObjectNodes.contains(paths.parents[Int(record.location.node)]))
+            else {
                 report.notes.append("object \(name) is not restored: its restoration parent was not")
                 continue
             }
@@ -200,21 +218,35 @@ struct Restorer {
             let object: (any StateRestoring)?
             if let className = record.restorationClassName {
                 object = application.registry.objectRestorationClass(named: className)?
-                    .object(withRestorationIdentifierPath: record.path, coder: coder)
+                    .object(withRestorationIdentifierPath: path, coder: coder)
             } else {
                 object = application.registeredObjects.lazy.compactMap(\.object)
-                    .first { application.restorationPath(ofObject: $0) == record.path }
+                    .first { application.restorationPath(ofObject: $0) == path }
             }
             guard let object else {
                 report.notes.append("object \(name) is not restored: nothing registered or made it")
                 continue
             }
             object.decodeRestorableState(with: coder)
-            restoredObjects[record.path] = object
-            report.restoredObjects.append(record.path)
+            restoredObjects[path] = object
+            if shared { restoredObjectNodes.insert(record.location.node) } else { restoredByPathOnly = true }
+            report.restoredObjects.append(path)
             decoded.append(object)
         }
         return decoded
+    }
+
+    /// A path for a note: whole, or past 64 identifiers its depth and last 8 (a note is not worth
+    /// the memory of a forged path a million identifiers deep).
+    private static func name(of location: PathReference) -> String {
+        guard location.depth > 64 else { return location.path.joined(separator: "/") }
+        var last: [String] = []
+        var node = Int(location.node)
+        while last.count < 8 {
+            last.append(location.table.identifiers[node])
+            node = Int(location.table.parents[node])
+        }
+        return "…(\(location.depth - 8) more)/" + last.reversed().joined(separator: "/")
     }
 
     /// Decodes the saved views of a decoded controller into its views of the same identifier and class.

@@ -44,17 +44,32 @@ public struct ArchiveFile: Sendable {
 
     /// The archive's bytes, or nil when there is none.
     ///
-    /// - Parameter limit: Reads at most `limit + 1` bytes, so that an oversized file is cheap to refuse
-    ///   (`ArchiveCodec.decode` then reports `too-large`).
-    /// - Throws: `StorageError` when the file exists but cannot be read.
-    public func read(limit: Int = ArchiveLimits.default.hard) throws(StorageError) -> [UInt8]? {
+    /// Only a regular file is read: a FIFO or a device put in its place is refused without blocking.
+    ///
+    /// - Parameters:
+    ///   - limit: Reads at most `limit + 1` bytes, so that an oversized file is cheap to refuse
+    ///     (`ArchiveCodec.decode` then reports `too-large`).
+    ///   - followingLinks: false refuses a symbolic link in the file's place (`O_NOFOLLOW`), as root
+    ///     must when the folder belongs to someone else.
+    /// - Throws: `StorageError` when the file exists but cannot be read, is not a regular file, or is a
+    ///   link that is not to be followed (`ELOOP`).
+    public func read(limit: Int = ArchiveLimits.default.hard, followingLinks: Bool = true) throws(StorageError) -> [UInt8]? {
         let descriptor: Int32
         do {
-            descriptor = try Syscall.open(path, O_RDONLY)
+            descriptor = try Syscall.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW))
         } catch where error.code == ENOENT {
             return nil
+        } catch where error.code == ELOOP && !followingLinks {
+            throw StorageError(
+                operation: "open", path: path, code: ELOOP,
+                advice: "it is a symbolic link, which is not followed here; name the file itself")
         }
         defer { _ = Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StorageError(operation: "stat", path: path, code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw StorageError(operation: "read", path: path, code: EINVAL, advice: "it is not a regular file; name an archive file")
+        }
         return try Syscall.readUpTo(descriptor, limit: limit + 1, path)
     }
 

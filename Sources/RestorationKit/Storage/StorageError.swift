@@ -8,19 +8,22 @@ public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible 
     public var path: String
     /// The errno the system call set.
     public var code: Int32
+    /// What to do about it, when the usual advice (the directory, its permissions, the disk) is not it.
+    public var advice: String?
 
-    /// An error for `operation` on `path` that failed with errno `code`.
-    public init(operation: String, path: String, code: Int32) {
+    /// An error for `operation` on `path` that failed with errno `code`; `advice` says what to do.
+    public init(operation: String, path: String, code: Int32, advice: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
+        self.advice = advice
     }
 
     /// What went wrong and what to do, in one line.
     public var description: String {
         let reason = String(cString: strerror(code))
         return "could not \(operation) \(path): \(reason) (errno \(code)); "
-            + "check that the directory exists, is writable and the disk is not full"
+            + (advice ?? "check that the directory exists, is writable and the disk is not full")
     }
 }
 

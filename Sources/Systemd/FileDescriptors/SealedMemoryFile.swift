@@ -62,17 +62,23 @@ public enum SealedMemoryFile {
         return Seals(rawValue: bits)
     }
 
-    /// Reads every byte of the file behind `fd`, from offset 0 (`pread`; the file offset is untouched).
-    public static func readAll(from fd: CInt) throws(SystemdError) -> [UInt8] {
+    /// Reads the bytes of the file behind `fd` from offset 0 (`pread`; the file offset is untouched),
+    /// at most `limit` of them.
+    ///
+    /// - Parameter limit: Reading stops there, whatever the file's size: pass one byte more than the
+    ///   most you accept, so that an oversized file is seen as such without being read whole.
+    public static func readAll(from fd: CInt, limit: Int = .max) throws(SystemdError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
+        while result.count < limit {
             let offset = off_t(result.count)
+            let wanted = min(chunk.count, limit - result.count)
             let count = try sysCall("pread", on: "fd \(fd)") {
-                chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+                chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, offset) }
             }
-            if count == 0 { return result }
+            if count == 0 { break }
             result.append(contentsOf: chunk[0..<count])
         }
+        return result
     }
 }
