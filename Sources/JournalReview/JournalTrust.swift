@@ -172,7 +172,7 @@ public struct JournalTrust: Sendable {
             }
             return .counts(.app)
         case .manager:
-            guard entry.value(of: .unit) != nil else { return .unrelated }
+            guard entry.contains(.unit) else { return .unrelated }
             guard entry.has(.pid, equalTo: "1"), entry.has(.uid, equalTo: "0") else { return .ignored(.unitNotFromPID1) }
             return .counts(.manager)
         case nil:
@@ -198,6 +198,8 @@ public protocol JournalTrustFields {
     func value(of field: JournalTrust.Field) -> String?
     /// Whether the entry has `field` with exactly `value`.
     func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool
+    /// Whether the entry has `field`, whatever its value.
+    func contains(_ field: JournalTrust.Field) -> Bool
 }
 
 extension JournalRecord: JournalTrustFields {
@@ -207,5 +209,9 @@ extension JournalRecord: JournalTrustFields {
 
     public func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
         fields[field.rawValue] == value
+    }
+
+    public func contains(_ field: JournalTrust.Field) -> Bool {
+        fields[field.rawValue] != nil
     }
 }

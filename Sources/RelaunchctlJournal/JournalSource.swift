@@ -102,6 +102,10 @@ enum JournalSource {
         func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
             picker.has(Self.position(field), equalTo: value)
         }
+
+        func contains(_ field: JournalTrust.Field) -> Bool {
+            picker.contains(Self.position(field))
+        }
     }
 
     /// Only entries with one of `messageIDs`, from `sinceUSec` on.
