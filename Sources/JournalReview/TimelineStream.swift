@@ -34,9 +34,40 @@ public struct TimelineStream: Sendable {
             var realtimeUSec: UInt64
             var app: String
             var unit: String
-            /// The entry's fields that ``JournalTrust`` judges by, judged once the plan is complete.
-            var trustFields: JournalRecord
+            /// Who sent it, judged once the plan is complete.
+            var sender: Sender
         }
+
+        /// What ``JournalTrust`` judges one of permissiond's entries by, kept small: a plan holds two
+        /// per incident of the whole journal.
+        fileprivate struct Sender: Sendable, JournalTrustFields {
+            var messageID: String
+            var fromPermissiondUnit: Bool
+            var uid: String?
+            /// Shared with every other entry of the same machine (``Plan/machineIDs``).
+            var machineID: String?
+
+            func value(of field: JournalTrust.Field) -> String? {
+                switch field {
+                case .messageID: messageID
+                case .systemdUnit: fromPermissiondUnit ? JournalTrust.permissiondUnit : nil
+                case .uid: uid
+                case .machineID: machineID
+                case .unit, .appID, .pid, .command: nil
+                }
+            }
+
+            func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
+                self.value(of: field) == value
+            }
+
+            func contains(_ field: JournalTrust.Field) -> Bool {
+                value(of: field) != nil
+            }
+        }
+
+        /// The machine ids seen, so that entries share one copy of each.
+        private var machineIDs: Set<String> = []
 
         /// An empty plan that will believe entries as `trust` says.
         public init(trust: JournalTrust = JournalTrust()) {
@@ -49,13 +80,14 @@ public struct TimelineStream: Sendable {
             guard TimelineStream.isDaemonEntry(record.messageID) else { return }
             trust.learn(record)
             let isChange = record.messageID == MessageID.permissionChanged.rawValue
-            var trustFields = JournalRecord(realtimeUSec: record.realtimeUSec, fields: [:])
-            for field in JournalTrust.Field.allCases {
-                trustFields.fields[field.rawValue] = record.fields[field.rawValue]
-            }
+            let sender = Sender(
+                messageID: isChange ? MessageID.permissionChanged.rawValue : MessageID.appKilled.rawValue,
+                fromPermissiondUnit: record.has(.systemdUnit, equalTo: JournalTrust.permissiondUnit),
+                uid: record.value(of: .uid),
+                machineID: record.value(of: .machineID).map { machineIDs.insert($0).memberAfterInsert })
             entries.append(Entry(isChange: isChange, eventTimeUSec: record.eventTimeUSec,
                                  realtimeUSec: record.realtimeUSec, app: record["APP_ID"],
-                                 unit: isChange ? "" : record["UNIT"], trustFields: trustFields))
+                                 unit: isChange ? "" : record["UNIT"], sender: sender))
         }
 
         /// How many of permissiond's entries the plan holds.
@@ -107,7 +139,7 @@ public struct TimelineStream: Sendable {
     /// Starts the second pass with what the first learned.
     public init(_ plan: Plan) {
         var trust = plan.trust
-        let entries = plan.entries.filter { trust.judge($0.trustFields) == .counts(.permissiond) }
+        let entries = plan.entries.filter { trust.judge($0.sender) == .counts(.permissiond) }
         for entry in entries where !entry.isChange {
             trust.learnKilledUnit(entry.unit, app: entry.app)
         }
