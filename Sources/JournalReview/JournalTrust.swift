@@ -60,6 +60,7 @@ public struct JournalTrust: Sendable {
             return "\(count) \(kind) \(count == 1 ? "entry" : "entries") \(fault)"
         }
 
+        /// In the order of the cases, as the summary lists them.
         public static func < (lhs: Reason, rhs: Reason) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
@@ -87,13 +88,21 @@ public struct JournalTrust: Sendable {
 
     /// The fields judging reads.
     public enum Field: String, Sendable, CaseIterable {
+        /// `MESSAGE_ID`: which rule applies.
         case messageID = "MESSAGE_ID"
+        /// `UNIT=`: the unit systemd's entry is about (the sender's claim elsewhere).
         case unit = "UNIT"
+        /// `APP_ID=`: the app permissiond's entry is about.
         case appID = "APP_ID"
+        /// The sender's unit, from its cgroup (journald's).
         case systemdUnit = "_SYSTEMD_UNIT"
+        /// The sender's uid, from its socket credentials (journald's).
         case uid = "_UID"
+        /// The sender's pid, from its socket credentials (journald's).
         case pid = "_PID"
+        /// The sender's executable name (journald's).
         case command = "_COMM"
+        /// The machine the entry was written on (journald's).
         case machineID = "_MACHINE_ID"
     }
 
@@ -116,7 +125,7 @@ public struct JournalTrust: Sendable {
         self.appOfUnit = appOfUnit
     }
 
-    /// The kind of an entry with `messageID`, or nil when the timeline does not read it.
+    /// The kind of `entry` by its MESSAGE_ID, or nil when the timeline does not read it.
     public static func kind(of entry: some JournalTrustFields) -> Kind? {
         if daemonIDs.contains(where: { entry.has(.messageID, equalTo: $0) }) { return .permissiond }
         if managerIDs.contains(where: { entry.has(.messageID, equalTo: $0) }) { return .manager }
@@ -203,14 +212,17 @@ public protocol JournalTrustFields {
 }
 
 extension JournalRecord: JournalTrustFields {
+    /// The record's value of `field`, if any.
     public func value(of field: JournalTrust.Field) -> String? {
         fields[field.rawValue]
     }
 
+    /// Whether the record has `field` with exactly `value`.
     public func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
         fields[field.rawValue] == value
     }
 
+    /// Whether the record has `field`.
     public func contains(_ field: JournalTrust.Field) -> Bool {
         fields[field.rawValue] != nil
     }
