@@ -143,7 +143,7 @@ public struct JournalTrust: Sendable {
         guard permissiondUser == .shownByItsEntries,
               entry.has(.systemdUnit, equalTo: Self.permissiondUnit),
               entry.has(.command, equalTo: Self.permissiondCommand),
-              let uid = entry.value(of: .uid)
+              let uid = entry.value(of: .uid), !uid.isEmpty
         else { return }
         let machine = entry.value(of: .machineID) ?? ""
         if shownUID[machine] == nil { shownUID[machine] = uid }

@@ -34,25 +34,30 @@ public struct TimelineStream: Sendable {
             var realtimeUSec: UInt64
             var app: String
             var unit: String
-            /// Who sent it, judged once the plan is complete.
-            var sender: Sender
+            /// Whether journald saw it come from permissiond's unit.
+            var fromPermissiondUnit: Bool
+            /// The sender's `_UID` ("" when none); a few bytes, stored in place.
+            var uid: String
+            /// The entry's `_MACHINE_ID`, by position in ``Plan/machineIDs`` (-1 when none).
+            var machine: Int32
         }
 
-        /// What ``JournalTrust`` judges one of permissiond's entries by, kept small: a plan holds two
-        /// per incident of the whole journal.
-        fileprivate struct Sender: Sendable, JournalTrustFields {
-            var messageID: String
-            var fromPermissiondUnit: Bool
-            var uid: String?
-            /// Shared with every other entry of the same machine (``Plan/machineIDs``).
-            var machineID: String?
+        /// Every `_MACHINE_ID` the plan's entries carry, each once.
+        fileprivate var machineIDs: [String] = []
+        private var machineIndex: [String: Int32] = [:]
+
+        /// What ``JournalTrust`` judges one of the plan's entries by, once the plan is complete; the
+        /// entries keep it small, as a plan holds two per incident of the whole journal.
+        fileprivate struct Sender: JournalTrustFields {
+            let entry: Entry
+            let machineIDs: [String]
 
             func value(of field: JournalTrust.Field) -> String? {
                 switch field {
-                case .messageID: messageID
-                case .systemdUnit: fromPermissiondUnit ? JournalTrust.permissiondUnit : nil
-                case .uid: uid
-                case .machineID: machineID
+                case .messageID: entry.isChange ? MessageID.permissionChanged.rawValue : MessageID.appKilled.rawValue
+                case .systemdUnit: entry.fromPermissiondUnit ? JournalTrust.permissiondUnit : nil
+                case .uid: entry.uid.isEmpty ? nil : entry.uid
+                case .machineID: entry.machine < 0 ? nil : machineIDs[Int(entry.machine)]
                 case .unit, .appID, .pid, .command: nil
                 }
             }
@@ -66,9 +71,6 @@ public struct TimelineStream: Sendable {
             }
         }
 
-        /// The machine ids seen, so that entries share one copy of each.
-        private var machineIDs: Set<String> = []
-
         /// An empty plan that will believe entries as `trust` says.
         public init(trust: JournalTrust = JournalTrust()) {
             self.trust = trust
@@ -80,14 +82,21 @@ public struct TimelineStream: Sendable {
             guard TimelineStream.isDaemonEntry(record.messageID) else { return }
             trust.learn(record)
             let isChange = record.messageID == MessageID.permissionChanged.rawValue
-            let sender = Sender(
-                messageID: isChange ? MessageID.permissionChanged.rawValue : MessageID.appKilled.rawValue,
-                fromPermissiondUnit: record.has(.systemdUnit, equalTo: JournalTrust.permissiondUnit),
-                uid: record.value(of: .uid),
-                machineID: record.value(of: .machineID).map { machineIDs.insert($0).memberAfterInsert })
+            var machine: Int32 = -1
+            if let id = record.value(of: .machineID) {
+                if let known = machineIndex[id] {
+                    machine = known
+                } else {
+                    machine = Int32(machineIDs.count)
+                    machineIndex[id] = machine
+                    machineIDs.append(id)
+                }
+            }
             entries.append(Entry(isChange: isChange, eventTimeUSec: record.eventTimeUSec,
                                  realtimeUSec: record.realtimeUSec, app: record["APP_ID"],
-                                 unit: isChange ? "" : record["UNIT"], sender: sender))
+                                 unit: isChange ? "" : record["UNIT"],
+                                 fromPermissiondUnit: record.has(.systemdUnit, equalTo: JournalTrust.permissiondUnit),
+                                 uid: record["_UID"], machine: machine))
         }
 
         /// How many of permissiond's entries the plan holds.
@@ -137,9 +146,15 @@ public struct TimelineStream: Sendable {
     private var builder = TimelineBuilder()
 
     /// Starts the second pass with what the first learned.
-    public init(_ plan: Plan) {
+    public init(_ plan: consuming Plan) {
         var trust = plan.trust
-        let entries = plan.entries.filter { trust.judge($0.sender) == .counts(.permissiond) }
+        let machineIDs = plan.machineIDs
+        // Taken out of the plan, so that leaving out what does not count copies nothing.
+        var entries = plan.entries
+        plan.entries = []
+        entries.removeAll {
+            trust.judge(Plan.Sender(entry: $0, machineIDs: machineIDs)) != .counts(.permissiond)
+        }
         for entry in entries where !entry.isChange {
             trust.learnKilledUnit(entry.unit, app: entry.app)
         }
