@@ -30,34 +30,44 @@ public struct TimelineStream: Sendable {
 
         fileprivate struct Entry: Sendable {
             var isChange: Bool
+            /// Whether journald saw it come from permissiond's unit.
+            var fromPermissiondUnit: Bool
+            /// The sender's `_UID`, by position in ``Plan/senderValues`` (-1 when none).
+            var uid: Int32
+            /// The entry's `_MACHINE_ID`, by position in ``Plan/senderValues`` (-1 when none).
+            var machine: Int32
             var eventTimeUSec: UInt64
             var realtimeUSec: UInt64
             var app: String
             var unit: String
-            /// Whether journald saw it come from permissiond's unit.
-            var fromPermissiondUnit: Bool
-            /// The sender's `_UID` ("" when none); a few bytes, stored in place.
-            var uid: String
-            /// The entry's `_MACHINE_ID`, by position in ``Plan/machineIDs`` (-1 when none).
-            var machine: Int32
         }
 
-        /// Every `_MACHINE_ID` the plan's entries carry, each once.
-        fileprivate var machineIDs: [String] = []
-        private var machineIndex: [String: Int32] = [:]
+        /// Every `_UID` and `_MACHINE_ID` value the plan's entries carry, each once: the entries
+        /// number them, which keeps them small (a plan holds two per incident of the whole journal).
+        fileprivate var senderValues: [String] = []
+        private var senderValueIndex: [String: Int32] = [:]
+
+        private mutating func number(_ value: String?) -> Int32 {
+            guard let value else { return -1 }
+            if let known = senderValueIndex[value] { return known }
+            let index = Int32(senderValues.count)
+            senderValueIndex[value] = index
+            senderValues.append(value)
+            return index
+        }
 
         /// What ``JournalTrust`` judges one of the plan's entries by, once the plan is complete; the
         /// entries keep it small, as a plan holds two per incident of the whole journal.
         fileprivate struct Sender: JournalTrustFields {
             let entry: Entry
-            let machineIDs: [String]
+            let senderValues: [String]
 
             func value(of field: JournalTrust.Field) -> String? {
                 switch field {
                 case .messageID: entry.isChange ? MessageID.permissionChanged.rawValue : MessageID.appKilled.rawValue
                 case .systemdUnit: entry.fromPermissiondUnit ? JournalTrust.permissiondUnit : nil
-                case .uid: entry.uid.isEmpty ? nil : entry.uid
-                case .machineID: entry.machine < 0 ? nil : machineIDs[Int(entry.machine)]
+                case .uid: entry.uid < 0 ? nil : senderValues[Int(entry.uid)]
+                case .machineID: entry.machine < 0 ? nil : senderValues[Int(entry.machine)]
                 case .unit, .appID, .pid, .command: nil
                 }
             }
@@ -82,21 +92,11 @@ public struct TimelineStream: Sendable {
             guard TimelineStream.isDaemonEntry(record.messageID) else { return }
             trust.learn(record)
             let isChange = record.messageID == MessageID.permissionChanged.rawValue
-            var machine: Int32 = -1
-            if let id = record.value(of: .machineID) {
-                if let known = machineIndex[id] {
-                    machine = known
-                } else {
-                    machine = Int32(machineIDs.count)
-                    machineIndex[id] = machine
-                    machineIDs.append(id)
-                }
-            }
-            entries.append(Entry(isChange: isChange, eventTimeUSec: record.eventTimeUSec,
-                                 realtimeUSec: record.realtimeUSec, app: record["APP_ID"],
-                                 unit: isChange ? "" : record["UNIT"],
+            entries.append(Entry(isChange: isChange,
                                  fromPermissiondUnit: record.has(.systemdUnit, equalTo: JournalTrust.permissiondUnit),
-                                 uid: record["_UID"], machine: machine))
+                                 uid: number(record.value(of: .uid)), machine: number(record.value(of: .machineID)),
+                                 eventTimeUSec: record.eventTimeUSec, realtimeUSec: record.realtimeUSec,
+                                 app: record["APP_ID"], unit: isChange ? "" : record["UNIT"]))
         }
 
         /// How many of permissiond's entries the plan holds.
@@ -148,12 +148,12 @@ public struct TimelineStream: Sendable {
     /// Starts the second pass with what the first learned.
     public init(_ plan: consuming Plan) {
         var trust = plan.trust
-        let machineIDs = plan.machineIDs
+        let senderValues = plan.senderValues
         // Taken out of the plan, so that leaving out what does not count copies nothing.
         var entries = plan.entries
         plan.entries = []
         entries.removeAll {
-            trust.judge(Plan.Sender(entry: $0, machineIDs: machineIDs)) != .counts(.permissiond)
+            trust.judge(Plan.Sender(entry: $0, senderValues: senderValues)) != .counts(.permissiond)
         }
         for entry in entries where !entry.isChange {
             trust.learnKilledUnit(entry.unit, app: entry.app)

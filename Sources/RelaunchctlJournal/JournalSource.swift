@@ -32,7 +32,7 @@ enum JournalSource {
                 plan.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields))
             }
 
-            var stream = TimelineStream(plan)
+            var stream = TimelineStream(consume plan)
             try select(TimelineReport.messageIDs, sinceUSec: sinceUSec, in: reader)
             while let realtime = try next(reader, sinceUSec: sinceUSec) {
                 try reader.pick(&picker)
