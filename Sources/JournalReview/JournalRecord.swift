@@ -20,14 +20,21 @@ public struct JournalRecord: Sendable, Equatable {
     /// The entry's MESSAGE_ID, if any.
     public var messageID: String? { fields["MESSAGE_ID"] }
 
-    /// The unit the entry is about: `UNIT=` for systemd's own entries, else the sender's unit.
-    public var unit: String? { fields["UNIT"] ?? fields["_SYSTEMD_UNIT"] }
+    /// Whether systemd (PID 1) wrote the entry about a unit, rather than the unit itself: by its
+    /// MESSAGE_ID; ``JournalTrust`` has checked `_PID` and `_UID` before the timeline reads it.
+    public var isFromManager: Bool {
+        guard let messageID else { return false }
+        return ManagerMessageID(rawValue: messageID) != nil
+    }
+
+    /// The unit the entry is about: `UNIT=` for systemd's own entries, else the sender's unit as
+    /// journald saw it (`_SYSTEMD_UNIT`; a `UNIT=` an app wrote is its own claim, never its unit).
+    public var unit: String? { isFromManager ? fields["UNIT"] : fields["_SYSTEMD_UNIT"] }
 
     /// The invocation the entry is about: `INVOCATION_ID=` for systemd's entries, else the sender's.
-    public var invocationID: String? { fields["INVOCATION_ID"] ?? fields["_SYSTEMD_INVOCATION_ID"] }
-
-    /// Whether systemd (PID 1) wrote the entry about a unit, rather than the unit itself.
-    public var isFromManager: Bool { fields["_PID"] == "1" || fields["UNIT"] != nil }
+    public var invocationID: String? {
+        isFromManager ? fields["INVOCATION_ID"] : fields["_SYSTEMD_INVOCATION_ID"]
+    }
 
     /// When the event itself happened, µs since the epoch. journald stamps an entry when it receives
     /// it, and permissiond sends its entries after the kill it reports, so its entries carry the

@@ -24,13 +24,38 @@ public struct TimelineBuilder: Sendable {
     /// Creates an empty builder.
     public init() {}
 
-    /// Builds the incidents found in `records`, which need not be sorted.
+    /// Builds the incidents found in `records`, which need not be sorted, from the entries `trust`
+    /// believes.
     ///
     /// Records are ordered by when their event happened (``JournalRecord/eventTimeUSec``), and each
     /// change that killed learns its unit from the kill entry that follows it, so systemd's entries
     /// about the killed process are joined even when the kill entry reached the journal after them.
-    public static func incidents(from records: [JournalRecord]) -> [Incident] {
-        var timed = records.map { record in
+    public static func incidents(from records: [JournalRecord], trust: JournalTrust = JournalTrust()) -> [Incident] {
+        build(from: records, trust: trust).incidents
+    }
+
+    /// The incidents found in `records` and the entries `trust` left out, by reason.
+    static func build(
+        from records: [JournalRecord], trust: JournalTrust
+    ) -> (incidents: [Incident], ignored: [JournalTrust.Reason: Int]) {
+        var trust = trust
+        for record in records where TimelineStream.isDaemonEntry(record.messageID) {
+            trust.learn(record)
+        }
+        for record in records where record.messageID == MessageID.appKilled.rawValue {
+            if trust.judge(record) == .counts(.permissiond) { trust.learnKilledUnit(record["UNIT"], app: record["APP_ID"]) }
+        }
+        var ignored: [JournalTrust.Reason: Int] = [:]
+        let believed = records.filter { record in
+            switch trust.judge(record) {
+            case .counts: return true
+            case .ignored(let reason):
+                ignored[reason, default: 0] += 1
+                return false
+            case .unrelated: return false
+            }
+        }
+        var timed = believed.map { record in
             var record = record
             record.realtimeUSec = record.eventTimeUSec
             return record
@@ -49,13 +74,13 @@ public struct TimelineBuilder: Sendable {
         for record in timed {
             builder.add(record)
         }
-        return builder.incidents
+        return (builder.incidents, ignored)
     }
 
     /// Where the builder finds, on a change's record, the unit its kill entry names.
     static let killedUnitKey = "_RELAUNCH_KILLED_UNIT"
 
-    /// Adds one record; records must be added in time order.
+    /// Adds one record that ``JournalTrust`` believes; records must be added in time order.
     public mutating func add(_ record: JournalRecord) {
         if record.messageID == MessageID.permissionChanged.rawValue {
             startIncident(record)

@@ -60,6 +60,15 @@ public struct TimelineJSONWriter: Sendable {
             Self.number(UInt64(count), &out)
         }
         reasons.close(&out)
+        members.key("ignoredByReason", &out)
+        var ignored = Members.open(level: 2, &out)
+        for (reason, count) in Self.sortedByKey(summary.ignoredByReason) {
+            ignored.key(reason, &out)
+            Self.number(UInt64(count), &out)
+        }
+        ignored.close(&out)
+        members.key("ignoredEntries", &out)
+        Self.number(UInt64(summary.ignoredEntries), &out)
         members.key("incidents", &out)
         Self.number(UInt64(summary.incidents), &out)
         members.key("kills", &out)

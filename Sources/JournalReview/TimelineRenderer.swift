@@ -7,6 +7,7 @@ public enum TimelineRenderer {
             out += text(incident, number: number + 1)
         }
         out += summaryLine(summary) + "\n"
+        if let ignored = ignoredLine(summary) { out += ignored + "\n" }
         return out
     }
 
@@ -40,6 +41,19 @@ public enum TimelineRenderer {
             line += "; relaunch median \(milliseconds(median)), p95 \(milliseconds(p95))"
         }
         return line
+    }
+
+    /// The line after the summary that says how many entries were left out and why, or nil when
+    /// none were: `ignored 3 entries: 2 permission entries not from permissiond.service, 1 unit
+    /// entry not from PID 1`.
+    public static func ignoredLine(_ summary: TimelineSummary) -> String? {
+        let total = summary.ignoredEntries
+        guard total > 0 else { return nil }
+        let reasons = summary.ignoredByReason.compactMap { key, count in
+            JournalTrust.Reason(rawValue: key).map { ($0, count) }
+        }.sorted { $0.0 < $1.0 }
+        return "ignored \(total) \(total == 1 ? "entry" : "entries"): "
+            + reasons.map { $0.0.phrase(count: $0.1) }.joined(separator: ", ")
     }
 
     private static func header(_ incident: Incident, number: Int) -> String {

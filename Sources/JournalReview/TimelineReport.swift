@@ -7,11 +7,12 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
     /// Totals over the incidents.
     public var summary: TimelineSummary
 
-    /// Builds the report from journal records.
-    public init(records: [JournalRecord]) {
-        let incidents = TimelineBuilder.incidents(from: records)
+    /// Builds the report from journal records, of the entries `trust` believes.
+    public init(records: [JournalRecord], trust: JournalTrust = JournalTrust()) {
+        let (incidents, ignored) = TimelineBuilder.build(from: records, trust: trust)
         self.incidents = incidents
         self.summary = TimelineSummary(incidents)
+        summary.addIgnored(ignored)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -20,6 +21,7 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
 
     private enum SummaryKeys: String, CodingKey {
         case incidents, kills, restores, discardsByReason, relaunchUSec, relaunchMedianUSec, relaunchP95USec
+        case ignoredEntries, ignoredByReason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -33,6 +35,8 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
         try nested.encode(summary.relaunchUSec, forKey: .relaunchUSec)
         try nested.encode(summary.relaunchMedianUSec, forKey: .relaunchMedianUSec)
         try nested.encode(summary.relaunchP95USec, forKey: .relaunchP95USec)
+        try nested.encode(summary.ignoredEntries, forKey: .ignoredEntries)
+        try nested.encode(summary.ignoredByReason, forKey: .ignoredByReason)
     }
 
     /// The journal matches that select every entry the review needs: Relaunch's own message ids

@@ -10,8 +10,13 @@ import RelaunchContract
 /// ``add(_:)``. Entries are joined in the order their events happened: an entry waits in a small
 /// buffer until no later entry can come before it, which the plan tells for permissiond's entries
 /// (stamped by journald after the kill they report, but carrying its time) and journal order tells
-/// for the others. Entries about units that no kill names can never join an incident
-/// (``joins(unit:)``): the reader may skip them without building a record.
+/// for the others. Entries about units that no kill names can never join an incident: the reader
+/// asks ``admit(_:)`` first and skips them without building a record.
+///
+/// Both passes believe an entry only as ``JournalTrust`` says: permissiond's entries from its unit
+/// and user, an app's from its registered unit, systemd's from PID 1. The first pass learns what
+/// permissiond's entries show about its user before any is judged; the second counts what it leaves
+/// out (``ignored``).
 ///
 /// An entry journald holds out of time order (the clock stepped back) by more than the buffer
 /// covers is joined where it was read, not before the entries already joined.
@@ -20,25 +25,78 @@ public struct TimelineStream: Sendable {
     public struct Plan: Sendable {
         /// Each entry's event time and journal time, and the app and unit it names, in journal order.
         fileprivate var entries: [Entry] = []
+        /// The rules, learning permissiond's user from its entries.
+        fileprivate var trust: JournalTrust
 
         fileprivate struct Entry: Sendable {
             var isChange: Bool
+            /// Whether journald saw it come from permissiond's unit.
+            var fromPermissiondUnit: Bool
+            /// The sender's `_UID`, by position in ``Plan/senderValues`` (-1 when none).
+            var uid: Int32
+            /// The entry's `_MACHINE_ID`, by position in ``Plan/senderValues`` (-1 when none).
+            var machine: Int32
             var eventTimeUSec: UInt64
             var realtimeUSec: UInt64
             var app: String
             var unit: String
         }
 
-        /// An empty plan.
-        public init() {}
+        /// Every `_UID` and `_MACHINE_ID` value the plan's entries carry, each once: the entries
+        /// number them, which keeps them small (a plan holds two per incident of the whole journal).
+        fileprivate var senderValues: [String] = []
+        private var senderValueIndex: [String: Int32] = [:]
 
-        /// Notes `record` if it is one of permissiond's entries; records must come in journal order.
+        private mutating func number(_ value: String?) -> Int32 {
+            guard let value else { return -1 }
+            if let known = senderValueIndex[value] { return known }
+            let index = Int32(senderValues.count)
+            senderValueIndex[value] = index
+            senderValues.append(value)
+            return index
+        }
+
+        /// What ``JournalTrust`` judges one of the plan's entries by, once the plan is complete; the
+        /// entries keep it small, as a plan holds two per incident of the whole journal.
+        fileprivate struct Sender: JournalTrustFields {
+            let entry: Entry
+            let senderValues: [String]
+
+            func value(of field: JournalTrust.Field) -> String? {
+                switch field {
+                case .messageID: entry.isChange ? MessageID.permissionChanged.rawValue : MessageID.appKilled.rawValue
+                case .systemdUnit: entry.fromPermissiondUnit ? JournalTrust.permissiondUnit : nil
+                case .uid: entry.uid < 0 ? nil : senderValues[Int(entry.uid)]
+                case .machineID: entry.machine < 0 ? nil : senderValues[Int(entry.machine)]
+                case .unit, .appID, .pid, .command: nil
+                }
+            }
+
+            func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
+                self.value(of: field) == value
+            }
+
+            func contains(_ field: JournalTrust.Field) -> Bool {
+                value(of: field) != nil
+            }
+        }
+
+        /// An empty plan that will believe entries as `trust` says.
+        public init(trust: JournalTrust = JournalTrust()) {
+            self.trust = trust
+        }
+
+        /// Notes `record` if it is one of permissiond's entries (by MESSAGE_ID; whether it counts is
+        /// judged when the plan is complete); records must come in journal order.
         public mutating func add(_ record: JournalRecord) {
             guard TimelineStream.isDaemonEntry(record.messageID) else { return }
+            trust.learn(record)
             let isChange = record.messageID == MessageID.permissionChanged.rawValue
-            entries.append(Entry(isChange: isChange, eventTimeUSec: record.eventTimeUSec,
-                                 realtimeUSec: record.realtimeUSec, app: record["APP_ID"],
-                                 unit: isChange ? "" : record["UNIT"]))
+            entries.append(Entry(isChange: isChange,
+                                 fromPermissiondUnit: record.has(.systemdUnit, equalTo: JournalTrust.permissiondUnit),
+                                 uid: number(record.value(of: .uid)), machine: number(record.value(of: .machineID)),
+                                 eventTimeUSec: record.eventTimeUSec, realtimeUSec: record.realtimeUSec,
+                                 app: record["APP_ID"], unit: isChange ? "" : record["UNIT"]))
         }
 
         /// How many of permissiond's entries the plan holds.
@@ -55,9 +113,11 @@ public struct TimelineStream: Sendable {
         [MessageID.permissionChanged.rawValue, MessageID.appKilled.rawValue]
     }
 
-    /// The journal fields the timeline reads; a record needs no others.
+    /// The journal fields the timeline reads; a record needs no others. Those ``JournalTrust`` judges
+    /// by are among them (journald's `_SYSTEMD_UNIT`, `_UID`, `_PID`, `_COMM`, `_MACHINE_ID`).
     public static let fieldNames: [String] = [
         "MESSAGE_ID", "UNIT", "_SYSTEMD_UNIT", "INVOCATION_ID", "_SYSTEMD_INVOCATION_ID", "_PID",
+        "_UID", "_COMM", "_MACHINE_ID",
         "APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL", "CHANGED_USEC",
         "SIGNAL", "KILLED_USEC", "EXIT_CODE", "EXIT_STATUS", "MESSAGE", "N_RESTARTS", "UNIT_RESULT",
         "REASON", "RESTORATION_PATH", "RESTORED_VIA", "RESTORED_COUNT", "PRESENTED_PATH",
@@ -70,8 +130,12 @@ public struct TimelineStream: Sendable {
     private let killedUnitOfChange: [Int: String]
     /// The earliest event time of the plan's entries from each position on (one more: never).
     private let earliestDaemonEvent: [UInt64]
-    /// Every unit a kill names.
+    /// Every unit a counted kill names.
     private let killedUnits: Set<String>
+    /// The rules, with what the first pass learned.
+    private let trust: JournalTrust
+    /// The entries of the second pass left out by ``trust``, by reason.
+    public private(set) var ignored: [JournalTrust.Reason: Int] = [:]
 
     /// Position in the plan of the next of permissiond's entries the second pass meets.
     private var nextDaemonEntry = 0
@@ -82,8 +146,19 @@ public struct TimelineStream: Sendable {
     private var builder = TimelineBuilder()
 
     /// Starts the second pass with what the first learned.
-    public init(_ plan: Plan) {
-        let entries = plan.entries
+    public init(_ plan: consuming Plan) {
+        var trust = plan.trust
+        let senderValues = plan.senderValues
+        // Taken out of the plan, so that leaving out what does not count copies nothing.
+        var entries = plan.entries
+        plan.entries = []
+        entries.removeAll {
+            trust.judge(Plan.Sender(entry: $0, senderValues: senderValues)) != .counts(.permissiond)
+        }
+        for entry in entries where !entry.isChange {
+            trust.learnKilledUnit(entry.unit, app: entry.app)
+        }
+        self.trust = trust
         daemonRealtimes = entries.map(\.realtimeUSec)
         var pairing = KillPairing()
         var killedUnitOfChange: [Int: String] = [:]
@@ -105,13 +180,26 @@ public struct TimelineStream: Sendable {
         killedUnits = Set(entries.filter { !$0.isChange }.map(\.unit))
     }
 
-    /// Whether an entry about `unit` (its ``JournalRecord/unit``) can join an incident: only one about
-    /// a unit some kill names can. Not for permissiond's own entries, which the second pass must add.
-    public func joins(unit: String) -> Bool {
-        killedUnits.contains(unit)
+    /// Judges the next entry of the second pass by its trusted fields (counting it in ``ignored``
+    /// when it is left out) and tells whether it must be added with ``add(_:)``: each of
+    /// permissiond's entries that counts, and every other that counts and is about a unit some kill
+    /// names (only those can join an incident).
+    public mutating func admit(_ entry: some JournalTrustFields) -> Bool {
+        switch trust.judge(entry) {
+        case .ignored(let reason):
+            ignored[reason, default: 0] += 1
+            return false
+        case .unrelated:
+            return false
+        case .counts(.permissiond):
+            return true
+        case .counts(let kind):
+            guard let unit = JournalTrust.unit(of: entry, kind: kind) else { return false }
+            return killedUnits.contains(unit)
+        }
     }
 
-    /// Adds the next entry of the second pass, in journal order.
+    /// Adds the next entry of the second pass, in journal order, one ``admit(_:)`` let in.
     /// - Returns: false, without adding it, when `record` is one of permissiond's entries that the
     ///   first pass did not see (the journal grew in between): stop reading there, as a single read
     ///   that ended just before it would have.

@@ -10,6 +10,12 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     public var discardsByReason: [String: Int]
     /// Relaunch times (process exit to READY), in µs, in incident order.
     public var relaunchUSec: [UInt64]
+    /// Entries left out because journald's trusted fields show they are not from where their kind
+    /// says (``JournalTrust``), by ``JournalTrust/Reason`` raw value.
+    public var ignoredByReason: [String: Int]
+
+    /// How many entries were left out, for any reason.
+    public var ignoredEntries: Int { ignoredByReason.values.reduce(0, +) }
 
     /// The median relaunch time in µs, if any relaunch was seen.
     public var relaunchMedianUSec: UInt64? { Self.percentile(50, of: relaunchUSec) }
@@ -31,6 +37,14 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
         restores = 0
         discardsByReason = [:]
         relaunchUSec = []
+        ignoredByReason = [:]
+    }
+
+    /// Counts entries left out, by reason.
+    public mutating func addIgnored(_ counts: [JournalTrust.Reason: Int]) {
+        for (reason, count) in counts where count > 0 {
+            ignoredByReason[reason.rawValue, default: 0] += count
+        }
     }
 
     /// Counts one more incident, the latest so far.

@@ -22,6 +22,10 @@ package struct JournalCommand: AsyncParsableCommand {
         change on every line. The summary counts incidents, kills, restores and discards by reason, \
         and gives the relaunch time (process exit to READY) as median and p95.
 
+        Only entries journald vouches for count: permissiond's from permissiond.service as its \
+        user, an app's from its registered unit, systemd's from PID 1. Others with the same \
+        MESSAGE_IDs are left out, and a last line counts them by reason.
+
         Reads the live journal, or with --directory a folder of journal files such as the one \
         `scripts/sandbox down --journal-out DIR` exports (from this or another machine).
         """

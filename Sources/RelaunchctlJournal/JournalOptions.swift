@@ -59,15 +59,17 @@ package struct JournalOptions: Equatable, Sendable {
     /// Each incident's block as soon as it is complete, then the summary line.
     private static func printText(directory: String?, sinceUSec: UInt64?, since: String?, app: String?) throws(CLIError) {
         var summary = TimelineSummary()
-        try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+        let ignored = try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
             guard app == nil || incident.app == app else { return }
             summary.add(incident)
             print(TimelineRenderer.text(incident, number: summary.incidents), terminator: "")
         }
+        summary.addIgnored(ignored)
         if summary.incidents == 0 {
             print("no permission changes in the journal" + (app.map { " for \($0)" } ?? "") + (since.map { " since \($0)" } ?? ""))
         }
         print(TimelineRenderer.summaryLine(summary))
+        if let line = TimelineRenderer.ignoredLine(summary) { print(line) }
     }
 
     /// The report as JSON, written an incident at a time.
@@ -76,7 +78,7 @@ package struct JournalOptions: Equatable, Sendable {
         var writer = TimelineJSONWriter()
         var out: [UInt8] = []
         writer.begin(into: &out)
-        try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
+        let ignored = try JournalSource.incidents(directory: directory, sinceUSec: sinceUSec) { incident in
             guard app == nil || incident.app == app else { return }
             summary.add(incident)
             writer.add(incident, into: &out)
@@ -85,6 +87,7 @@ package struct JournalOptions: Equatable, Sendable {
                 out.removeAll(keepingCapacity: true)
             }
         }
+        summary.addIgnored(ignored)
         writer.end(summary, into: &out)
         out.append(UInt8(ascii: "\n"))
         writeStandardOutput(out)

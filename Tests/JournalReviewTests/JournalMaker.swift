@@ -23,6 +23,15 @@ struct SeededGenerator: RandomNumberGenerator {
 /// relaunched app is restoring, times equal to the microsecond, and other units' entries with the
 /// same MESSAGE_IDs.
 struct JournalMaker {
+    /// The uid permissiond's entries show (its user, as sysusers.d allocated it).
+    static let permissiondUID = "991"
+    /// The registry of the apps the journals are of.
+    static let registry = AppRegistry(["checkin-demo", "banca-demo", "countries-demo"].map {
+        AppRegistration(app: $0, unit: $0 + ".service")
+    })
+    /// The rules a journal of this machine is judged by: permissiond's uid from passwd, the registry.
+    static let trust = JournalTrust(permissiondUser: .uid(991), registry: registry)
+
     private var random: SeededGenerator
     private var entries: [(usec: UInt64, order: Int, fields: [String: String])] = []
     private var invocations: [String: String] = [:]
@@ -80,7 +89,7 @@ struct JournalMaker {
     private mutating func manager(_ usec: UInt64, _ id: ManagerMessageID, unit: String, invocation: String,
                                   _ extra: [String: String] = [:]) {
         var fields = ["MESSAGE_ID": id.rawValue, "UNIT": unit, "INVOCATION_ID": invocation, "_PID": "1",
-                      "_SYSTEMD_UNIT": "init.scope", "MESSAGE": "\(unit): \(id)"]
+                      "_UID": "0", "_SYSTEMD_UNIT": "init.scope", "MESSAGE": "\(unit): \(id)"]
         fields.merge(extra) { $1 }
         add(usec, fields)
     }
@@ -88,7 +97,7 @@ struct JournalMaker {
     private mutating func app(_ usec: UInt64, _ id: MessageID, app: String, invocation: String,
                               _ extra: [String: String] = [:]) {
         var fields = ["MESSAGE_ID": id.rawValue, "_SYSTEMD_UNIT": app + ".service",
-                      "_SYSTEMD_INVOCATION_ID": invocation, "_PID": String(invocation.count * 7),
+                      "_SYSTEMD_INVOCATION_ID": invocation, "_PID": String(invocation.count * 7), "_UID": "993",
                       "SYSLOG_IDENTIFIER": app, "MESSAGE": "\(id.summary) \"quoted\" \\ /path\ttab"]
         fields.merge(extra) { $1 }
         add(usec, fields)
@@ -96,7 +105,8 @@ struct JournalMaker {
 
     private mutating func daemon(_ usec: UInt64, _ id: MessageID, _ extra: [String: String]) {
         var fields = ["MESSAGE_ID": id.rawValue, "_SYSTEMD_UNIT": "permissiond.service",
-                      "_SYSTEMD_INVOCATION_ID": "daemon0000000000", "_PID": "311"]
+                      "_SYSTEMD_INVOCATION_ID": "daemon0000000000", "_PID": "311",
+                      "_UID": JournalMaker.permissiondUID, "_COMM": "permissiond"]
         fields.merge(extra) { $1 }
         add(usec, fields)
     }

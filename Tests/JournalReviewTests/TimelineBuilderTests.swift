@@ -14,7 +14,8 @@ struct JournalScript {
         records.append(JournalRecord(realtimeUSec: now, fields: [
             "MESSAGE_ID": MessageID.permissionChanged.rawValue, "APP_ID": "checkin-demo",
             "PERMISSION": permission, "OLD_STATE": old, "NEW_STATE": new, "CALLER_UID": "0",
-            "KILL": kill ? "true" : "false", "_SYSTEMD_UNIT": "permissiond.service",
+            "KILL": kill ? "true" : "false", "_SYSTEMD_UNIT": "permissiond.service", "_PID": "40",
+            "_UID": JournalMaker.permissiondUID, "_COMM": "permissiond",
         ]))
     }
 
@@ -22,11 +23,12 @@ struct JournalScript {
         records.append(JournalRecord(realtimeUSec: now, fields: [
             "MESSAGE_ID": MessageID.appKilled.rawValue, "APP_ID": "checkin-demo", "UNIT": unit,
             "PERMISSION": permission, "SIGNAL": "KILL", "_SYSTEMD_UNIT": "permissiond.service", "_PID": "40",
+            "_UID": JournalMaker.permissiondUID, "_COMM": "permissiond",
         ]))
     }
 
     mutating func manager(_ id: ManagerMessageID, invocation: String, extra: [String: String] = [:]) {
-        var fields = ["MESSAGE_ID": id.rawValue, "UNIT": unit, "INVOCATION_ID": invocation, "_PID": "1"]
+        var fields = ["MESSAGE_ID": id.rawValue, "UNIT": unit, "INVOCATION_ID": invocation, "_PID": "1", "_UID": "0"]
         fields.merge(extra) { $1 }
         records.append(JournalRecord(realtimeUSec: now, fields: fields))
     }
@@ -34,7 +36,7 @@ struct JournalScript {
     mutating func app(_ id: MessageID, invocation: String, pid: String, _ extra: [String: String]) {
         var fields = [
             "MESSAGE_ID": id.rawValue, "_SYSTEMD_UNIT": unit, "_SYSTEMD_INVOCATION_ID": invocation,
-            "_PID": pid, "SYSLOG_IDENTIFIER": "checkin-demo",
+            "_PID": pid, "_UID": "994", "SYSLOG_IDENTIFIER": "checkin-demo",
         ]
         fields.merge(extra) { $1 }
         records.append(JournalRecord(realtimeUSec: now, fields: fields))

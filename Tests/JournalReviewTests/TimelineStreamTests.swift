@@ -13,15 +13,15 @@ struct StreamedTimeline {
     var largestEarlyBatch = 0
     /// How many records were given to the stream.
     var added = 0
+    /// The entries the stream left out by their trusted fields.
+    var ignored: [JournalTrust.Reason: Int] = [:]
 
-    init(_ records: [JournalRecord]) {
-        var plan = TimelineStream.Plan()
+    init(_ records: [JournalRecord], trust: JournalTrust = JournalTrust()) {
+        var plan = TimelineStream.Plan(trust: trust)
         for record in records { plan.add(record) }
         var stream = TimelineStream(plan)
         for record in records {
-            if !TimelineStream.isDaemonEntry(record.messageID) {
-                guard let unit = record.unit, stream.joins(unit: unit) else { continue }
-            }
+            guard stream.admit(record) else { continue }
             guard stream.add(record) else { break }
             added += 1
             let finished = stream.takeFinished()
@@ -30,6 +30,7 @@ struct StreamedTimeline {
             incidents += finished
         }
         incidents += stream.finish()
+        ignored = stream.ignored
     }
 }
 

@@ -47,6 +47,11 @@ public struct JournalFieldPicker: Sendable {
         }
     }
 
+    /// Whether the entry picked last has the field at `position`, whatever its value; allocates nothing.
+    public func contains(_ position: Int) -> Bool {
+        ranges[position] != nil
+    }
+
     /// Whether the entry picked last has the field at `position` with exactly `value`; allocates nothing.
     public func has(_ position: Int, equalTo value: String) -> Bool {
         guard let range = ranges[position] else { return false }
