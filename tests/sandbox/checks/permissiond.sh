@@ -132,16 +132,18 @@ pd_drop_in_dir() {
 }
 
 # pd_set_policy ios|android|default: switches permissiond's kill policy with a drop-in setting
-# RELAUNCH_KILL_POLICY (as the scenario runner does), then restarts it and waits for its name.
+# RELAUNCH_KILL_POLICY (as the scenario runner does), then restarts it and waits for its name. The
+# drop-in's name sorts after the runner's (50-relaunch-scenario-policy.conf, which a scenario played
+# earlier in the run leaves at ios), so the check's policy is the one in force.
 pd_set_policy() {
     local dir
     dir=$(pd_drop_in_dir)
     [[ "$dir" == /run/* ]] || note "the sandbox's unit path lacks /run/systemd/system: the kill-policy drop-in went to $dir"
     if [[ "$1" == default ]]; then
-        in_sandbox rm -f "$dir/50-relaunch-check-kill-policy.conf"
+        in_sandbox rm -f "$dir/90-relaunch-check-kill-policy.conf"
     else
         in_sandbox sh -c "mkdir -p '$dir' && printf '[Service]\nEnvironment=RELAUNCH_KILL_POLICY=%s\n' '$1' \
-            >'$dir/50-relaunch-check-kill-policy.conf'"
+            >'$dir/90-relaunch-check-kill-policy.conf'"
     fi
     in_sandbox systemctl daemon-reload
     in_sandbox systemctl restart permissiond.service

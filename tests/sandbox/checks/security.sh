@@ -78,7 +78,7 @@ check_security_app_reads_only_its_own_permissions() {
 }
 
 check_security_stranger_reads_no_app_screen_or_state() {
-    demo_wait_ready
+    demo_restart_fresh
     polkit_answers
     demo_open_modal "my secret note $$"
     local method
