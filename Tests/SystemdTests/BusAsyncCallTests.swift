@@ -19,16 +19,16 @@ struct BusAsyncCallTests {
     }
 
     /// A server answering checkInDemo1, and a name that is owned by a connection that never answers.
-    private struct Peers {
+    struct Peers {
         let bus: PrivateBus
         let server: BusConnection
         let silent: BusConnection
         let object: BusObject
 
-        init() throws {
+        init(silentName: String = "org.relaunch.Silent1") throws {
             bus = try PrivateBus()
             silent = try BusConnection(address: bus.address)
-            try silent.requestName("org.relaunch.Silent1")
+            try silent.requestName(silentName)
             server = try BusConnection(address: bus.address)
             object = try server.export(.checkInDemo1, handler: BusTests.demoHandler(Locked([])))
             try server.requestName("org.relaunch.CheckInDemo1")
@@ -145,19 +145,10 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
 struct PolkitAuthorityTests {
     @Test("an interactive check that polkit never answers ends at its bound with a message that says so")
     func unansweredPrompt() async throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        // Owns polkit's name and never runs its loop: nothing it is asked is answered.
-        let polkit = try BusConnection(address: bus.address)
-        try polkit.requestName("org.freedesktop.PolicyKit1")
-        let server = try BusConnection(address: bus.address)
-        let object = try server.export(.checkInDemo1, handler: BusTests.demoHandler(Locked([])))
-        try server.requestName("org.relaunch.CheckInDemo1")
-        try server.startLoopThread()
-        defer { server.stop() }
-        _ = object
-
-        let address = bus.address
+        // polkit's name is owned by a connection that never runs its loop: nothing it is asked is answered.
+        let peers = try BusAsyncCallTests.Peers(silentName: "org.freedesktop.PolicyKit1")
+        defer { peers.stop() }
+        let address = peers.bus.address
         let link = BusLink(open: { () throws(SystemdError) in try BusConnection(address: address) })
         defer { link.close() }
         let authority = PolkitAuthority(link: link, promptBound: .milliseconds(300))
