@@ -96,7 +96,7 @@ check_relaunchctl_kill_during_restore_is_not_a_crash() {
     since=$(date +%s.%N)
     in_sandbox relaunchctl permission set checkin-demo camera allowed >/dev/null
     # The relaunched instance stalls right after setting the mark; wait for its line in the journal.
-    wait_until 20 sh -c "'$SANDBOX' exec -- journalctl -u checkin-demo --since @$since -o cat | grep -q 'stalling while restoring'"
+    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl -u checkin-demo --since @$since -o cat | grep -q 'stalling while restoring'"
     expect_exit 0 in_sandbox relaunchctl permission set checkin-demo camera denied
     assert_contains "$EXPECT_OUTPUT" "app killed"
     in_sandbox relaunchctl app wait-ready >/dev/null
