@@ -136,7 +136,7 @@ check_demo_journal_events_carry_contract_fields() {
     # The preservation took some time, and no more than the instance had lived when it logged it (its
     # first entry, app launched, comes after its start; both monotonic clock, the same kernel's).
     local born
-    born=$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" | head -n1 | jq -r .__MONOTONIC_TIMESTAMP)
+    born=$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" | jq -rs '.[0].__MONOTONIC_TIMESTAMP')
     demo_assert_duration "$entries" "$born" "state preserved"
     # The relaunched instance: every restored controller in order, then restoration finished, then app launched.
     entries=$(demo_journal "$DEMO_NEW_INVOCATION" 48683d587f3b40cbb9f326d7ea1ba7ea)

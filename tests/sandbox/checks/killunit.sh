@@ -57,8 +57,9 @@ assert_refused() {
     wait_until 60 polkit_is_up
     [[ -n "${3:-}" ]] || return 0
     local status=0 out
+    # systemd-run turns $$$$ into $$ (its own $ expansion), which sh turns into pkcheck's own PID.
     out=$(run_like "$REPO/systemd/permissiond.service" sh -c \
-        "exec pkcheck --action-id org.freedesktop.systemd1.manage-units --process \$\$ $3" 2>&1) || status=$?
+        "exec pkcheck --action-id org.freedesktop.systemd1.manage-units --process \$\$\$\$ $3" 2>&1) || status=$?
     [[ $status -eq 1 || $status -eq 2 ]] ||
         fail "$2: polkit itself did not answer 'not authorized' to pkcheck $3 (exit $status): $out"
 }

@@ -269,7 +269,8 @@ check_permissiond_refuses_non_root_writers() {
         string:"$PD_APP" string:calendars string:"$(pd_other "$before")"
     assert_contains "$EXPECT_OUTPUT" "org.freedesktop.DBus.Error.AccessDenied" "Set by uid 65534"
     assert_service_refused "$EXPECT_OUTPUT" "Set by uid 65534"
-    expect_exit 1 pd_as_nobody busctl call "$PD_DEST" "$PD_PATH" "$PD_IFACE" Reset ss "$PD_APP" ""
+    expect_exit 1 pd_as_nobody dbus-send --system --print-reply --dest="$PD_DEST" "$PD_PATH" "$PD_IFACE.Reset" \
+        string:"$PD_APP" string:
     assert_service_refused "$EXPECT_OUTPUT" "Reset by uid 65534"
     polkit_is_up >/dev/null || fail "polkit is not up after the refusals: $(polkit_is_up)"
     assert_eq "$before" "$(pd_get "$PD_APP" calendars)" "calendars after refused writes"
