@@ -163,21 +163,43 @@ host_snapshot() {
     for key in net/unix/max_dgram_qlen fs/file-max fs/nr_open kernel/printk_devkmsg kernel/pid_max; do
         echo "$key $(cat "/proc/sys/$key" 2>/dev/null || echo -)"
     done >"$dir/sysctl"
-    # Processes that look like a sandbox's, by PID, with their PID namespace.
-    local pid comm
+    # Processes in a cgroup of a sandbox (relaunch-sandbox-*), by PID, with their cgroup: not by name,
+    # which other work on a shared machine (a test's private dbus-daemon) shares.
+    local pid group
     for pid in /proc/[0-9]*; do
-        comm=$(cat "$pid/comm" 2>/dev/null) || continue
-        case "$comm" in
-            systemd | systemd-journal | dbus-daemon | checkin-demo | permissiond | relaunchctl)
-                echo "${pid#/proc/} $comm $(readlink "$pid/ns/pid" 2>/dev/null || true)" ;;
-        esac
+        group=$(cut -d: -f3- "$pid/cgroup" 2>/dev/null | grep -m1 'relaunch-sandbox-') || continue
+        echo "${pid#/proc/} $(cat "$pid/comm" 2>/dev/null) $group"
     done | sort >"$dir/processes"
 }
 
-# assert_same_file NAME: the snapshot file NAME is the same before up and after down.
+# sandbox_names DIR: records, while the sandbox is up, the names it has in its own /run, /run/systemd,
+# /dev and /var/lib, its journal folder and its cgroup: what it could leave on the host if a mount
+# were missing. The host comparisons below look only at those, so unrelated activity on a shared
+# machine (another user's file in /run, a device coming and going) does not fail them.
+sandbox_names() {
+    local dir=$1
+    mkdir -p "$dir"
+    in_sandbox ls -A /run >"$dir/run" 2>/dev/null || true
+    in_sandbox ls -A /run/systemd >"$dir/run-systemd" 2>/dev/null || true
+    in_sandbox ls -A /dev >"$dir/dev" 2>/dev/null || true
+    in_sandbox ls -A /var/lib >"$dir/var-lib" 2>/dev/null || true
+    echo "/var/log/journal/$(in_sandbox cat /etc/machine-id 2>/dev/null)" >"$dir/var-log-journal"
+    echo "relaunch-sandbox-" >"$dir/cgroups"
+}
+
+# assert_same_file NAME: the snapshot file NAME is the same before up and after down; for a snapshot
+# of which sandbox_names recorded what the sandbox holds, only in those entries.
 assert_same_file() {
-    local name=$1 diff
-    diff=$(diff "$HOST_BEFORE/$name" "$HOST_AFTER/$name") ||
-        fail "the host's $name changed (< before, > after):
+    local name=$1 diff names=${SANDBOX_NAMES:-}/$1
+    if [[ -n "${SANDBOX_NAMES:-}" && -s "$names" ]]; then
+        case $name in
+            var-log-journal | cgroups) # prefixes of paths
+                diff=$(diff <(grep -F -f "$names" "$HOST_BEFORE/$name" || true) <(grep -F -f "$names" "$HOST_AFTER/$name" || true)) ;;
+            *) # whole names
+                diff=$(diff <(grep -Fx -f "$names" "$HOST_BEFORE/$name" || true) <(grep -Fx -f "$names" "$HOST_AFTER/$name" || true)) ;;
+        esac
+    else
+        diff=$(diff "$HOST_BEFORE/$name" "$HOST_AFTER/$name")
+    fi || fail "the host's $name changed where the sandbox could have touched it (< before, > after):
 $diff"
 }
