@@ -41,8 +41,11 @@ package struct ScenarioRunner {
     package let verbose: Bool
     /// The app the steps drive (`app APP` switches it).
     package var target: AppTarget
-    /// Realtime µs when the scenario started: journal expectations look from here on.
-    private var startUSec: UInt64 = 0
+    /// The journal's last entry before the steps the next expectations follow: `expect journal` and
+    /// `no-journal` look only after it (see ``Step/expectJournal(_:fields:present:)``).
+    private var journalCursor: String?
+    /// Whether the step before was an expectation (the next other step starts a new span).
+    private var afterExpectation = true
     /// What a permission step saw before it changed anything, for `expect kill` / `no-kill`.
     private var beforeChange: (invocation: String, mainPID: String, lastKillUSec: UInt64)?
     /// What `env` steps set, by app unit: the drop-in holds them all.
@@ -63,10 +66,13 @@ package struct ScenarioRunner {
         } catch {
             throw ScenarioFailure(scenario: scenario.name, line: 0, message: "preparing: \(error.message)")
         }
-        startUSec = realtimeMicroseconds()
+        afterExpectation = true
         for (line, step) in scenario.steps {
             if verbose { print("  \(scenario.name):\(line) \(scenario.texts[line] ?? "\(step)")") }
             do {
+                // The first step that acts after expectations (or at the start) takes the cursor.
+                if step.acts && afterExpectation { journalCursor = try JournalQuery.tailCursor() }
+                if step.acts || step.isExpectation { afterExpectation = step.isExpectation }
                 try perform(step)
             } catch {
                 throw ScenarioFailure(scenario: scenario.name, line: line, message: error.message)
@@ -264,25 +270,33 @@ package struct ScenarioRunner {
         }
     }
 
-    /// How long `expect no-journal` watches for the entry before it counts as absent.
-    package static let absenceWindow: Duration = .seconds(1)
-
+    /// Presence: waits up to the timeout for a matching entry after the cursor. Absence: writes a marker
+    /// entry, waits up to the timeout for it to be readable, and fails if a matching entry lies between
+    /// the cursor and the marker: absence is proven up to a known point (everything logged before the
+    /// marker was sent), not over a window of time.
     private func expectJournal(_ event: JournalEvent, _ fields: [String: String], present: Bool) throws(CLIError) {
         var matches = ["MESSAGE_ID=\(event.messageID)"]
         if event.isManagerEvent && fields["UNIT"] == nil { matches.append("UNIT=\(target.unit)") }
         matches += fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        // Presence: wait up to the timeout for the entry. Absence: watch a quiet window (an entry
-        // written by something still under way, a kill, a relaunch, would show up in it) and fail as
-        // soon as one appears.
-        let deadline = ContinuousClock.now + (present ? timeout : min(timeout, Self.absenceWindow))
         let what = matches.joined(separator: " ")
+        let deadline = ContinuousClock.now + timeout
+        if present {
+            while true {
+                let seen = try JournalQuery.count(matches: matches, afterCursor: journalCursor)
+                if seen.count > 0 { return }
+                guard ContinuousClock.now < deadline else {
+                    throw .failed("no journal entry with \(what) after the steps this expectation follows (waited \(timeout))")
+                }
+                pause(milliseconds: 50)
+            }
+        }
+        let marker = JournalQuery.writeMarker("expect no-journal \(event.rawValue)")
         while true {
-            let found = try JournalQuery.count(matches: matches, sinceUSec: startUSec) > 0
-            if found == present && present { return }
-            if found && !present { throw .failed("unexpected journal entry with \(what)") }
+            let seen = try JournalQuery.count(matches: matches, afterCursor: journalCursor, stopAt: marker)
+            if seen.count > 0 { throw .failed("unexpected journal entry with \(what)") }
+            if seen.stopSeen { return }
             guard ContinuousClock.now < deadline else {
-                if present { throw .failed("no journal entry with \(what)") }
-                return
+                throw .failed("the runner's journal marker \(marker.field)=\(marker.value) did not show up within \(timeout), so the absence of \(what) is not proven")
             }
             pause(milliseconds: 50)
         }

@@ -41,8 +41,9 @@ public enum Step: Sendable, Equatable {
     case expectNoKill
     /// A key path of `relaunchctl app state --json` has this value (`null` for null).
     case expectState(path: String, value: String)
-    /// The journal, since the scenario started, has (or, negated, lacks) an entry of this event
-    /// with these fields.
+    /// The journal has (or, negated, lacks) an entry of this event with these fields, logged after the
+    /// steps this expectation follows began: the run of acting steps since the previous expectation
+    /// (`wait-ready` and `screen` only look). Absence is proven up to a marker the runner logs.
     case expectJournal(JournalEvent, fields: [String: String], present: Bool)
     /// A property of the app's unit, as `systemctl show` prints it, has this value.
     case expectUnit(property: String, value: String)
@@ -56,6 +57,27 @@ public enum Step: Sendable, Equatable {
     case testHook(String)
     /// Repeat a step N times.
     indirect case `repeat`(Int, Step)
+}
+
+extension Step {
+    /// Whether the step checks something (`expect …`), rather than acting or only looking.
+    package var isExpectation: Bool {
+        switch self {
+        case .expectKill, .expectNoKill, .expectState, .expectJournal, .expectUnit: true
+        case .repeat(_, let inner): inner.isExpectation
+        default: false
+        }
+    }
+
+    /// Whether the step may cause journal entries: not an expectation, and not a step that only
+    /// looks (`wait-ready`, `screen`).
+    package var acts: Bool {
+        switch self {
+        case .waitReady, .screen: false
+        case .repeat(_, let inner): inner.acts
+        default: !isExpectation
+        }
+    }
 }
 
 /// The journal events a scenario can expect: Relaunch's own and systemd's unit entries.

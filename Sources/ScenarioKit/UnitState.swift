@@ -35,23 +35,71 @@ package struct UnitState {
     }
 }
 
-/// Counts journal entries through sd-journal (the Systemd layer), for scenario expectations.
+/// Reads journal entries through sd-journal (the Systemd layer), for scenario expectations: each one
+/// looks only after a cursor taken before the steps it follows, so an entry an earlier step caused
+/// cannot stand in for one.
 package enum JournalQuery {
-    /// How many entries since `sinceUSec` match every FIELD=VALUE in `matches`.
-    package static func count(matches: [String], sinceUSec: UInt64) throws(CLIError) -> Int {
+    /// The cursor of the journal's last entry now (nil for an empty journal): entries after it are new.
+    package static func tailCursor() throws(CLIError) -> String? {
         do throws(SystemdError) {
             let reader = try JournalReader(flags: [.localOnly])
-            for match in matches {
-                guard let equals = match.firstIndex(of: "=") else { continue }
-                try reader.addMatch(String(match[..<equals]), String(match[match.index(after: equals)...]))
-            }
-            try reader.seek(realtimeMicroseconds: sinceUSec)
-            var count = 0
-            while try reader.next() { count += 1 }
-            return count
+            try reader.seekTail()
+            guard try reader.previous() else { return nil }
+            return try reader.cursor()
         } catch {
             throw .failed("cannot read the journal: \(error)")
         }
+    }
+
+    /// How many entries after `cursor` (all, for nil) match every FIELD=VALUE in `matches`, stopping
+    /// at the entry with `stopField`=`stopValue` when given (a marker: only entries before it count);
+    /// `stopSeen` says whether that entry was reached.
+    package static func count(
+        matches: [String], afterCursor cursor: String?, stopAt stop: (field: String, value: String)? = nil
+    ) throws(CLIError) -> (count: Int, stopSeen: Bool) {
+        do throws(SystemdError) {
+            // No sd-journal matches: with a cursor, systemd 252 can skip entries that match (see
+            // tests/sandbox/checks/permissiond.sh); the fields are compared here instead.
+            let reader = try JournalReader(flags: [.localOnly])
+            if let cursor {
+                try reader.seek(cursor: cursor)
+                // The seek lands on the cursor's entry (or the closest one): that one is not "after".
+                if try reader.next(), try !reader.isAt(cursor: cursor) { _ = try reader.previous() }
+            } else {
+                try reader.seekHead()
+            }
+            let wanted: [(String, String)] = matches.compactMap { match in
+                guard let equals = match.firstIndex(of: "=") else { return nil }
+                return (String(match[..<equals]), String(match[match.index(after: equals)...]))
+            }
+            var count = 0
+            while try reader.next() {
+                if let stop, try reader.field(stop.field) == stop.value { return (count, true) }
+                var all = true
+                for (name, value) in wanted where try reader.field(name) != value {
+                    all = false
+                    break
+                }
+                if all { count += 1 }
+            }
+            return (count, false)
+        } catch {
+            throw .failed("cannot read the journal: \(error)")
+        }
+    }
+
+    /// Writes a marker entry of the runner's own (`RELAUNCH_SCENARIO_MARKER`=a fresh value) to the
+    /// journal and returns its field and value. journald takes native entries in the order they were
+    /// sent, so once the marker can be read, every entry sent before it (by a daemon, before it answered
+    /// the call the runner made) can be read too.
+    package static func writeMarker(_ what: String) -> (field: String, value: String) {
+        let value = "\(getpid())-\(realtimeMicroseconds())"
+        JournalSink.shared.write(
+            [JournalField("MESSAGE", "relaunchctl scenario: marker after \(what)"),
+             JournalField("RELAUNCH_SCENARIO_MARKER", value),
+             JournalField("SYSLOG_IDENTIFIER", "relaunchctl")],
+            fallbackLine: "relaunchctl scenario: marker \(value)")
+        return ("RELAUNCH_SCENARIO_MARKER", value)
     }
 }
 

@@ -54,14 +54,62 @@ expect_exit() {
     [[ $got -eq $want ]] || fail "'$*' exited $got, expected $want; output: $EXPECT_OUTPUT"
 }
 
-# wait_until SECONDS CMD [ARG...]: polls CMD every 0.1 s until it succeeds; fails after SECONDS.
+# wait_until SECONDS CMD [ARG...]: polls CMD every 0.1 s until it succeeds; fails after SECONDS with
+# what it waited for and what the last poll saw (CMD's exit status and output: a predicate that prints
+# what it looked at, as the ones in the checks do, makes that line say why it was not there yet).
+# Bounds are generous on purpose (a wait ends as soon as its state is reached): they only decide how
+# long a broken run takes to say so.
 wait_until() {
-    local deadline=$((SECONDS + $1))
+    local seconds=$1 deadline=$((SECONDS + $1)) seen status
     shift
-    until "$@" >/dev/null 2>&1; do
-        [[ $SECONDS -lt $deadline ]] || fail "timed out waiting for: $*"
+    while true; do
+        status=0
+        seen=$("$@" 2>&1) || status=$?
+        [[ $status -ne 0 ]] || return 0
+        [[ $SECONDS -lt $deadline ]] ||
+            fail "timed out after ${seconds}s waiting for: $*; last poll exited $status and said: ${seen:-(nothing)}"
         sleep 0.1
     done
+}
+
+# wait_for_value SECONDS WANT CMD [ARG...]: polls CMD until its output is WANT; fails after SECONDS
+# with what it waited for and the last output seen.
+wait_for_value() {
+    local seconds=$1 want=$2 deadline=$((SECONDS + $1)) seen
+    shift 2
+    while true; do
+        seen=$("$@" 2>&1) || true
+        [[ "$seen" != "$want" ]] || return 0
+        [[ $SECONDS -lt $deadline ]] ||
+            fail "timed out after ${seconds}s waiting for '$want' from: $*; last seen: '${seen}'"
+        sleep 0.1
+    done
+}
+
+# polkit_is_up: polkit.service is active and owns org.freedesktop.PolicyKit1 inside the sandbox, so a
+# refusal that says polkit answered was polkit's; prints what it saw.
+polkit_is_up() {
+    local state owner
+    state=$(in_sandbox systemctl is-active polkit.service 2>&1) || true
+    owner=$(in_sandbox busctl status --no-pager org.freedesktop.PolicyKit1 2>&1 | sed -n 's/^PID=//p') || true
+    echo "polkit.service is $state; org.freedesktop.PolicyKit1 owned by PID ${owner:-nobody}"
+    [[ "$state" == active && -n "$owner" ]]
+}
+
+# assert_bus_policy_refused OUTPUT WHAT: dbus-daemon itself refused the message (its policy), before any
+# service saw it.
+assert_bus_policy_refused() {
+    [[ "$1" == *"Rejected send message"* ]] ||
+        fail "$2 was not refused by the bus policy (dbus-daemon says 'Rejected send message'); it said: $1"
+}
+
+# assert_service_refused OUTPUT WHAT: the call got through the bus policy and the service refused it
+# itself, after asking polkit (its message says polkit did not authorize the caller, not that polkit
+# could not be asked).
+assert_service_refused() {
+    [[ "$1" != *"Rejected send message"* ]] || fail "$2 was refused by the bus policy, not by the service: $1"
+    [[ "$1" != *"could not be asked"* ]] || fail "$2 was refused because polkit did not answer: $1"
+    [[ "$1" == *"not authorized for "* ]] || fail "$2 was not refused by the service after asking polkit; it said: $1"
 }
 
 # unit_prop UNIT PROPERTY: the value of a unit property inside the sandbox (systemctl show -P).
@@ -69,9 +117,12 @@ unit_prop() {
     in_sandbox systemctl show -P "$2" "$1"
 }
 
-# unit_is_active UNIT: true when the unit is active inside the sandbox.
+# unit_is_active UNIT: true when the unit is active inside the sandbox; prints the state it saw.
 unit_is_active() {
-    [[ "$(in_sandbox systemctl is-active "$1" 2>/dev/null)" == active ]]
+    local state
+    state=$(in_sandbox systemctl is-active "$1" 2>/dev/null) || true
+    echo "$1 is ${state:-unknown}"
+    [[ "$state" == active ]]
 }
 
 # unit_service_props FILE: prints the [Service] settings of a unit file that sandbox a process
@@ -112,21 +163,43 @@ host_snapshot() {
     for key in net/unix/max_dgram_qlen fs/file-max fs/nr_open kernel/printk_devkmsg kernel/pid_max; do
         echo "$key $(cat "/proc/sys/$key" 2>/dev/null || echo -)"
     done >"$dir/sysctl"
-    # Processes that look like a sandbox's, by PID, with their PID namespace.
-    local pid comm
+    # Processes in a cgroup of a sandbox (relaunch-sandbox-*), by PID, with their cgroup: not by name,
+    # which other work on a shared machine (a test's private dbus-daemon) shares.
+    local pid group
     for pid in /proc/[0-9]*; do
-        comm=$(cat "$pid/comm" 2>/dev/null) || continue
-        case "$comm" in
-            systemd | systemd-journal | dbus-daemon | checkin-demo | permissiond | relaunchctl)
-                echo "${pid#/proc/} $comm $(readlink "$pid/ns/pid" 2>/dev/null || true)" ;;
-        esac
+        group=$(cut -d: -f3- "$pid/cgroup" 2>/dev/null | grep -m1 'relaunch-sandbox-') || continue
+        echo "${pid#/proc/} $(cat "$pid/comm" 2>/dev/null) $group"
     done | sort >"$dir/processes"
 }
 
-# assert_same_file NAME: the snapshot file NAME is the same before up and after down.
+# sandbox_names DIR: records, while the sandbox is up, the names it has in its own /run, /run/systemd,
+# /dev and /var/lib, its journal folder and its cgroup: what it could leave on the host if a mount
+# were missing. The host comparisons below look only at those, so unrelated activity on a shared
+# machine (another user's file in /run, a device coming and going) does not fail them.
+sandbox_names() {
+    local dir=$1
+    mkdir -p "$dir"
+    in_sandbox ls -A /run >"$dir/run" 2>/dev/null || true
+    in_sandbox ls -A /run/systemd >"$dir/run-systemd" 2>/dev/null || true
+    in_sandbox ls -A /dev >"$dir/dev" 2>/dev/null || true
+    in_sandbox ls -A /var/lib >"$dir/var-lib" 2>/dev/null || true
+    echo "/var/log/journal/$(in_sandbox cat /etc/machine-id 2>/dev/null)" >"$dir/var-log-journal"
+    echo "relaunch-sandbox-" >"$dir/cgroups"
+}
+
+# assert_same_file NAME: the snapshot file NAME is the same before up and after down; for a snapshot
+# of which sandbox_names recorded what the sandbox holds, only in those entries.
 assert_same_file() {
-    local name=$1 diff
-    diff=$(diff "$HOST_BEFORE/$name" "$HOST_AFTER/$name") ||
-        fail "the host's $name changed (< before, > after):
+    local name=$1 diff names=${SANDBOX_NAMES:-}/$1
+    if [[ -n "${SANDBOX_NAMES:-}" && -s "$names" ]]; then
+        case $name in
+            var-log-journal | cgroups) # prefixes of paths
+                diff=$(diff <(grep -F -f "$names" "$HOST_BEFORE/$name" || true) <(grep -F -f "$names" "$HOST_AFTER/$name" || true)) ;;
+            *) # whole names
+                diff=$(diff <(grep -Fx -f "$names" "$HOST_BEFORE/$name" || true) <(grep -Fx -f "$names" "$HOST_AFTER/$name" || true)) ;;
+        esac
+    else
+        diff=$(diff "$HOST_BEFORE/$name" "$HOST_AFTER/$name")
+    fi || fail "the host's $name changed where the sandbox could have touched it (< before, > after):
 $diff"
 }

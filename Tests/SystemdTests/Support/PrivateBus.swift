@@ -7,6 +7,10 @@ import Glibc
 /// A private `dbus-daemon` started for one test, listening in a temp dir; killed (by its pid) on deinit.
 ///
 /// The policy lets any uid connect, own names and send, so tests can call in as `nobody`.
+///
+/// The daemon's stdin, stdout and stderr are /dev/null, never the test runner's: when a test process
+/// crashed (skipping its `defer { bus.stop() }`), daemons left holding its stdout kept `swift test`
+/// waiting for the end of that pipe for over 12 minutes.
 final class PrivateBus {
     let directory: TemporaryDirectory
     let socketPath: String
@@ -63,6 +67,9 @@ final class PrivateBus {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 3)
         var spawned: pid_t = 0
         let argv = ["/usr/bin/dbus-daemon", "--nofork", "--nopidfile", "--print-address=3", "--config-file=\(config)"]
@@ -74,9 +81,11 @@ final class PrivateBus {
         try #require(spawnResult == 0, "dbus-daemon did not start")
         var ready = pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0)
         var printed = [UInt8](repeating: 0, count: 512)
-        let waited = poll(&ready, 1, 5000)
+        // Generous: the wait ends as soon as the address is printed.
+        var waited: Int32
+        repeat { waited = poll(&ready, 1, 120_000) } while waited == -1 && errno == EINTR
         let count = waited == 1 ? read(pipeFDs[0], &printed, printed.count) : -1
-        try #require(count > 0, "dbus-daemon printed no address within 5 s")
+        try #require(count > 0, "dbus-daemon printed no address within 120 s (poll \(waited), read \(count))")
         chmod(socketPath, 0o777)
         return spawned
     }

@@ -16,7 +16,7 @@ any_install() {
         install -m 0644 '$REPO/tests/apps/notes-py/notes-py.conf' /run/relaunch/apps.d/$ANY_APP.conf"
     in_sandbox systemctl daemon-reload
     in_sandbox systemctl reload permissiond.service
-    wait_until 10 sh -c "'$SANDBOX' exec -- busctl call $PD_DEST $PD_PATH $PD_IFACE ListApps | grep -q '\"$ANY_APP\"'"
+    wait_until 60 sh -c "'$SANDBOX' exec -- busctl call $PD_DEST $PD_PATH $PD_IFACE ListApps | grep -q '\"$ANY_APP\"'"
 }
 
 any_remove() {
@@ -40,21 +40,21 @@ check_a_python_app_is_killed_relaunched_and_follows_changes() {
     in_sandbox systemctl restart "$ANY_UNIT"
     local first since
     first=$(unit_prop "$ANY_UNIT" InvocationID)
-    wait_until 15 any_said "$first" "launched: microphone is denied"
+    wait_until 60 any_said "$first" "launched: microphone is denied"
     since=$(in_sandbox date +%s)
 
     # A grant under its android policy: no kill, the running instance follows Changed.
     expect_exit 0 in_sandbox relaunchctl permission set "$ANY_APP" microphone allowed
-    wait_until 10 any_said "$first" "microphone changed from denied to allowed"
+    wait_until 60 any_said "$first" "microphone changed from denied to allowed"
     assert_eq "$first" "$(unit_prop "$ANY_UNIT" InvocationID)" "the instance after a grant"
 
     # A revoke kills it; systemd relaunches it; the new instance reads the new state.
     expect_exit 0 in_sandbox relaunchctl permission set "$ANY_APP" microphone denied
     assert_contains "$EXPECT_OUTPUT" "app killed" "relaunchctl's answer to the revoke"
-    wait_until 15 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P InvocationID $ANY_UNIT)\" != '$first' ]"
+    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P InvocationID $ANY_UNIT)\" != '$first' ]"
     local second
     second=$(unit_prop "$ANY_UNIT" InvocationID)
-    wait_until 15 any_said "$second" "launched: microphone is denied"
+    wait_until 60 any_said "$second" "launched: microphone is denied"
 
     # The timeline has the incident under its app id, with the kill and the relaunch.
     local timeline

@@ -99,7 +99,7 @@ check_archive_attack_decode_exhausting_memory_is_discarded_not_a_crash_loop() {
         restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
         attack_plant "$CHECK_TMP/forged.archive"
         in_sandbox systemctl kill --signal=KILL "$DEMO_UNIT"
-        wait_until 60 attack_discarded_since "$discards" crashed-during-restore
+        wait_until 120 attack_discarded_since "$discards" crashed-during-restore
         demo_wait_ready
         attack_assert_recovered crashed-during-restore "$restarts"
         in_sandbox journalctl -o cat --no-pager --after-cursor="$cursor" |
@@ -127,7 +127,7 @@ check_archive_attack_too_large_is_discarded() {
     discards=$(attack_discards too-large)
     attack_plant "$CHECK_TMP/large.archive"
     in_sandbox systemctl start "$DEMO_UNIT"
-    wait_until 30 attack_discarded_since "$discards" too-large
+    wait_until 120 attack_discarded_since "$discards" too-large
     demo_wait_ready
     attack_assert_recovered too-large "$(unit_prop "$DEMO_UNIT" NRestarts)"
     demo_restart_fresh
@@ -154,14 +154,14 @@ EOF
     ) &
     (
         # The scenario restarts the app fresh, then stops it: a new start, and inactive.
-        wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P ExecMainStartTimestampMonotonic $DEMO_UNIT)\" != '$started' ] &&
+        wait_until 120 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P ExecMainStartTimestampMonotonic $DEMO_UNIT)\" != '$started' ] &&
             [ \"\$('$SANDBOX' exec -- systemctl show -P ActiveState $DEMO_UNIT)\" = inactive ]"
         # The app's user, who owns its folder, replaces its archive with a link to a file of root's.
         in_sandbox rm -f "$DEMO_ARCHIVE"
         in_sandbox setpriv --reuid=relaunch-checkin --regid=relaunch-checkin --clear-groups ln -s "$ATTACK_CANARY" "$DEMO_ARCHIVE"
         in_sandbox sh -c "mkdir -p $(dirname "$ATTACK_GO_DROPIN") && printf '[Unit]\nDescription=archive-attack-go\n' >$ATTACK_GO_DROPIN"
         in_sandbox systemctl daemon-reload
-        wait_until 60 test -s "$CHECK_TMP/scenario.rc"
+        wait_until 120 test -s "$CHECK_TMP/scenario.rc"
     ) || rc=$?
     wait
     status=$(cat "$CHECK_TMP/scenario.rc" 2>/dev/null || echo none)

@@ -14,16 +14,19 @@ demo_call() {
 }
 
 # demo_ready: true once the running instance of the unit answers Ready() with (true, its InvocationID).
+# Prints what it saw (for wait_until's message).
 demo_ready() {
-    local invocation answer
-    [[ "$(unit_prop "$DEMO_UNIT" ActiveState)" == active ]] || return 1
+    local state invocation answer
+    state=$(unit_prop "$DEMO_UNIT" ActiveState)
+    [[ "$state" == active ]] || { echo "$DEMO_UNIT is $state"; return 1; }
     invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
-    answer=$(in_sandbox busctl call --timeout=2 "${DEMO_BUS[@]}" Ready 2>/dev/null) || return 1
+    answer=$(in_sandbox busctl call --timeout=10 "${DEMO_BUS[@]}" Ready 2>&1) || { echo "Ready() failed: $answer"; return 1; }
+    echo "Ready() of $DEMO_UNIT (InvocationID $invocation) answered: $answer"
     [[ "$answer" == "(bs) true \"$invocation\"" ]]
 }
 
 demo_wait_ready() {
-    wait_until "${1:-30}" demo_ready
+    wait_until "${1:-60}" demo_ready
 }
 
 # demo_state [JQ-FILTER]: the app's state JSON (State()), or the filter's raw output on it.
@@ -41,7 +44,7 @@ demo_journal() {
 demo_restart_fresh() {
     demo_wait_ready
     demo_call Quit b true >/dev/null
-    wait_until 20 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P ActiveState $DEMO_UNIT)\" = inactive ]"
+    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P ActiveState $DEMO_UNIT)\" = inactive ]"
     in_sandbox systemctl start "$DEMO_UNIT"
     demo_wait_ready
 }
@@ -62,7 +65,7 @@ demo_kill_and_wait() {
     restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
     DEMO_OLD_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)
     in_sandbox systemctl kill --signal="$1" "$DEMO_UNIT"
-    wait_until 30 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts $DEMO_UNIT)\" -gt $restarts ]"
+    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts $DEMO_UNIT)\" -gt $restarts ]"
     demo_wait_ready
     DEMO_NEW_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)
     [[ "$DEMO_NEW_INVOCATION" != "$DEMO_OLD_INVOCATION" ]] || fail "InvocationID did not change after $1"
@@ -104,6 +107,18 @@ check_demo_sigkill_in_background_restores_the_modal() {
     assert_contains "$(in_sandbox journalctl -u "$DEMO_UNIT" -o cat --no-pager)" "status=9/KILL"
 }
 
+# demo_assert_duration ENTRY SINCE_MONOTONIC_USEC WHAT: ENTRY's DURATION_USEC is a whole number of
+# microseconds, at least 1, and no longer than from SINCE to the entry's own monotonic timestamp.
+demo_assert_duration() {
+    local duration at
+    duration=$(jq -r .DURATION_USEC <<<"$1")
+    at=$(jq -r .__MONOTONIC_TIMESTAMP <<<"$1")
+    [[ $duration =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ && $at =~ ^[0-9]+$ ]] ||
+        fail "$3: DURATION_USEC '$duration', entry at '$at', instance from '$2': not whole microseconds: $1"
+    [[ $duration -ge 1 && $duration -le $((at - $2)) ]] ||
+        fail "$3: DURATION_USEC $duration is not within 1..$((at - $2)) µs (the instance's life up to the entry)"
+}
+
 check_demo_journal_events_carry_contract_fields() {
     local text="journal $$" entries first
     demo_restart_fresh
@@ -115,9 +130,14 @@ check_demo_journal_events_carry_contract_fields() {
     assert_eq background "$(jq -r .LIFECYCLE <<<"$entries" | tail -n1)" "LIFECYCLE of the last lifecycle event"
     entries=$(demo_journal "$DEMO_OLD_INVOCATION" 21ad727465684cd29e7b9bc1c3d456a7 | tail -n1)
     [[ -n "$entries" ]] || fail "no 'state preserved' entry from the killed instance"
-    jq -e '(.ARCHIVE_BYTES|tonumber) > 0 and (.ARCHIVE_GENERATION|tonumber) >= 1 and (.DURATION_USEC|tonumber) >= 0
+    jq -e '(.ARCHIVE_BYTES|tonumber) > 0 and (.ARCHIVE_GENERATION|tonumber) >= 1
         and .SYSLOG_IDENTIFIER == "checkin-demo"' <<<"$entries" >/dev/null ||
-        fail "state preserved lacks ARCHIVE_BYTES/ARCHIVE_GENERATION/DURATION_USEC: $entries"
+        fail "state preserved lacks ARCHIVE_BYTES/ARCHIVE_GENERATION: $entries"
+    # The preservation took some time, and no more than the instance had lived when it logged it (its
+    # first entry, app launched, comes after its start; both monotonic clock, the same kernel's).
+    local born
+    born=$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" | jq -rs '.[0].__MONOTONIC_TIMESTAMP')
+    demo_assert_duration "$entries" "$born" "state preserved"
     # The relaunched instance: every restored controller in order, then restoration finished, then app launched.
     entries=$(demo_journal "$DEMO_NEW_INVOCATION" 48683d587f3b40cbb9f326d7ea1ba7ea)
     first=$(jq -r .RESTORATION_PATH <<<"$entries" | head -n1)
@@ -129,7 +149,8 @@ check_demo_journal_events_carry_contract_fields() {
     entries=$(demo_journal "$DEMO_NEW_INVOCATION" 0c0151517edf47b1a988576b4b5e81e0)
     assert_eq "$count" "$(jq -r .RESTORED_COUNT <<<"$entries")" "RESTORED_COUNT vs. 'view controller restored' entries"
     assert_eq "$DEMO_MODAL_NAV" "$(jq -r .PRESENTED_PATH <<<"$entries")" "PRESENTED_PATH"
-    jq -e '(.DURATION_USEC|tonumber) >= 0' <<<"$entries" >/dev/null || fail "restoration finished has no DURATION_USEC: $entries"
+    # The restoration took some time, within the instance's life up to the entry (from its exec).
+    demo_assert_duration "$entries" "$(unit_prop "$DEMO_UNIT" ExecMainStartTimestampMonotonic)" "restoration finished"
     entries=$(demo_journal "$DEMO_NEW_INVOCATION" 0c3ece682843457296ab0da296a09171)
     assert_eq restored "$(jq -r .LAUNCH_OUTCOME <<<"$entries")" "LAUNCH_OUTCOME"
     assert_eq 1 "$(jq -r .BUILD_NUMBER <<<"$entries")" "BUILD_NUMBER"
@@ -171,7 +192,7 @@ demo_kill_and_wait_for_watchdog() {
     restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
     DEMO_OLD_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)
     ("$@" >/dev/null 2>&1 || true) &
-    wait_until 30 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts $DEMO_UNIT)\" -gt $restarts ]"
+    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts $DEMO_UNIT)\" -gt $restarts ]"
     demo_wait_ready
     DEMO_NEW_INVOCATION=$(unit_prop "$DEMO_UNIT" InvocationID)
     assert_eq watchdog "$(in_sandbox journalctl -u "$DEMO_UNIT" -o json --no-pager UNIT="$DEMO_UNIT" \
@@ -186,7 +207,7 @@ check_demo_crash_during_restore_discards_next_time() {
     demo_call Background >/dev/null
     in_sandbox systemctl kill --signal=KILL "$DEMO_UNIT"
     # The next instance aborts while restoring (READY never comes), the one after discards.
-    wait_until 30 sh -c "'$SANDBOX' exec -- journalctl -u $DEMO_UNIT -o cat --no-pager MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 REASON=crashed-during-restore | grep -q ."
+    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl -u $DEMO_UNIT -o cat --no-pager MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 REASON=crashed-during-restore | grep -q ."
     demo_wait_ready
     assert_eq discarded "$(demo_state .launch.outcome)" "launch.outcome"
     assert_eq crashed-during-restore "$(demo_state .launch.reason)" "launch.reason"
@@ -200,14 +221,15 @@ check_demo_archive_from_another_build_is_discarded() {
     demo_restart_fresh
     demo_open_modal "old build $$"
     demo_call Background >/dev/null
+    # The manager's environment is undone however this check ends (a failed assert, the runner's timeout).
+    trap 'in_sandbox systemctl unset-environment CHECKIN_DEMO_BUILD || true' EXIT
     in_sandbox systemctl set-environment CHECKIN_DEMO_BUILD=2
-    local rc=0
-    ( demo_kill_and_wait KILL
-      assert_eq discarded "$(demo_state .launch.outcome)" "launch.outcome"
-      assert_eq build-mismatch "$(demo_state .launch.reason)" "launch.reason"
-      assert_eq 2 "$(demo_state .buildNumber)" "buildNumber" ) || rc=$?
+    demo_kill_and_wait KILL
+    assert_eq discarded "$(demo_state .launch.outcome)" "launch.outcome (an archive of build 1 under build 2)"
+    assert_eq build-mismatch "$(demo_state .launch.reason)" "launch.reason"
+    assert_eq 2 "$(demo_state .buildNumber)" "buildNumber"
     in_sandbox systemctl unset-environment CHECKIN_DEMO_BUILD
-    [[ $rc -eq 0 ]] || fail "an archive of build 1 was not discarded by build 2"
+    trap - EXIT
     demo_restart_fresh
     assert_eq 1 "$(demo_state .buildNumber)" "buildNumber after unsetting CHECKIN_DEMO_BUILD"
 }

@@ -17,13 +17,13 @@ check_killunit_allowed_for_permissiond_on_app_units() {
 check_killunit_refused_for_permissiond_on_other_units() {
     # shellcheck disable=SC2046
     expect_exit 1 run_like "$REPO/systemd/permissiond.service" $(killunit_probe polkit.service)
-    assert_refused "$EXPECT_OUTPUT" "KillUnit of polkit.service by permissiond's user"
+    assert_refused "$EXPECT_OUTPUT" "KillUnit of polkit.service by permissiond's user" ask-polkit
 }
 
 check_permissiond_may_not_restart_or_stop_apps() {
     expect_exit 1 run_like "$REPO/systemd/permissiond.service" busctl call org.freedesktop.systemd1 \
         /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager RestartUnit ss checkin-demo.service replace
-    assert_refused "$EXPECT_OUTPUT" "RestartUnit by permissiond's user"
+    assert_refused "$EXPECT_OUTPUT" "RestartUnit by permissiond's user" ask-polkit
 }
 
 check_reset_failed_allowed_for_permissiond_on_app_units_only() {
@@ -53,10 +53,22 @@ check_app_runs_with_its_unit_sandboxing() {
 }
 
 # systemd's refusal says "Access denied", or, where polkit would let an administrator authenticate,
-# "Interactive authentication required": refused either way.
+# "Interactive authentication required": refused either way. systemd says "Access denied" too when polkit
+# is not there to ask, so with ASK_POLKIT=yes the refusal counts only with polkit up and answering
+# permissiond's user itself: pkcheck, run as that user, must get polkit's "not authorized" for the
+# action (exit 1, or 2: only after authentication), not fail to reach it (127). (Only trusted callers
+# may pass details such as unit=, so this asks about the action as a whole.)
 assert_refused() {
     case "$1" in
         *"Access denied"*|*"Interactive authentication required"*) ;;
         *) fail "$2 was not refused as expected; it said: $1" ;;
     esac
+    wait_until 60 polkit_is_up
+    [[ "${3:-}" == ask-polkit ]] || return 0
+    local status=0 out
+    # systemd-run turns $$$$ into $$ (its own $ expansion), which sh turns into pkcheck's own PID.
+    out=$(run_like "$REPO/systemd/permissiond.service" sh -c \
+        "exec pkcheck --action-id org.freedesktop.systemd1.manage-units --process \$\$\$\$" 2>&1) || status=$?
+    [[ $status -eq 1 || $status -eq 2 ]] ||
+        fail "$2: polkit itself did not answer 'not authorized' to pkcheck as permissiond's user (exit $status): $out"
 }

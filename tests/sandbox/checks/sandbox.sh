@@ -51,7 +51,7 @@ check_private_tmp_run_and_machine_id() {
 check_journal_round_trip() {
     local token=relaunch-journal-$$
     echo "$token" | in_sandbox systemd-cat -t relaunch-check
-    wait_until 10 sh -c "'$SANDBOX' exec -- journalctl -t relaunch-check -o cat --no-pager | grep -qx '$token'"
+    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl -t relaunch-check -o cat --no-pager | grep -qx '$token'"
     # systemd's own entries about our units land in the journal too (the default log target).
     assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "Started checkin-demo.service"
 }
@@ -62,7 +62,7 @@ check_system_bus_names() {
     assert_contains "$names" "org.freedesktop.systemd1"
     assert_contains "$names" "org.relaunch.Permissions1"
     # The app takes its name only once it has restored and said READY=1.
-    wait_until 20 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
+    wait_until 60 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
 }
 
 check_catalog_has_every_contract_id() {
@@ -99,12 +99,12 @@ check_security_exposure() {
 
 check_kill_relaunches_the_app() {
     local restarts pid
-    wait_until 20 unit_is_active checkin-demo.service
+    wait_until 60 unit_is_active checkin-demo.service
     restarts=$(unit_prop checkin-demo.service NRestarts)
     pid=$(unit_prop checkin-demo.service MainPID)
     in_sandbox systemctl kill --signal=KILL checkin-demo.service
-    wait_until 20 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts checkin-demo.service)\" = $((restarts + 1)) ]"
-    wait_until 20 unit_is_active checkin-demo.service
+    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts checkin-demo.service)\" = $((restarts + 1)) ]"
+    wait_until 60 unit_is_active checkin-demo.service
     [[ "$(unit_prop checkin-demo.service MainPID)" != "$pid" ]] || fail "MainPID did not change after SIGKILL"
     assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "status=9/KILL"
 }

@@ -4,9 +4,11 @@
 # relaunch, without the keys a relaunch changes by design (launch, lifecycle, restoredVia, lastExit).
 # Each round starts where the last one's relaunch left off, so restored state is walked on again.
 #
-# Bounded in time: the apps share RELAUNCH_WALK_SECONDS (default 80) evenly; each app walks rounds of
-# RELAUNCH_WALK_STEPS (default 20) steps until its share is spent, at least two. Reproducible: the
-# seed is printed, and RELAUNCH_WALK_SEED=N replays the same choices.
+# Seeded, and the same on any machine: each app walks RELAUNCH_WALK_ROUNDS (default 3) rounds of
+# RELAUNCH_WALK_STEPS (default 20) steps, each round ended by a kill, the choices drawn from the seed
+# alone. The seed is printed; RELAUNCH_WALK_SEED=N replays the same walk. RELAUNCH_WALK_SECONDS=N walks
+# each app for about N seconds instead (at least one round): how far that gets depends on the machine,
+# so it only records what it covered (rounds and steps) and fails only on a wrong state.
 
 # What typing enters: numbers (amounts, slider values), words, text with blanks and non-ASCII letters,
 # and input an app should refuse (empty, a number out of range, text where a number belongs).
@@ -73,17 +75,17 @@ walk_step() {
 
 # walk_kill_and_compare APP: background, SIGKILL, relaunch; the state must come back.
 walk_kill_and_compare() {
-    local app=$1 unit=$1.service before after first now outcome deadline=$((SECONDS + 20))
+    local app=$1 unit=$1.service before after first now outcome deadline=$((SECONDS + 120))
     relaunchctl app --app "$app" background >/dev/null
     before=$(walk_state "$app")
     first=$(systemctl show -P InvocationID "$unit")
     walk_log "$app: background, SIGKILL"
     systemctl kill --signal=KILL "$unit"
     while now=$(systemctl show -P InvocationID "$unit"); [[ -z "$now" || "$now" == "$first" ]]; do
-        [[ $SECONDS -lt $deadline ]] || walk_fail "$app: no new instance 20 s after the SIGKILL"
+        [[ $SECONDS -lt $deadline ]] || walk_fail "$app: no new instance 120 s after the SIGKILL (InvocationID still '$now', ActiveState $(systemctl show -P ActiveState "$unit"))"
         sleep 0.05
     done
-    relaunchctl app --app "$app" wait-ready --timeout 20 >/dev/null ||
+    relaunchctl app --app "$app" wait-ready --timeout 120 >/dev/null ||
         walk_fail "$app: the relaunched instance did not become ready"
     outcome=$(relaunchctl app --app "$app" state --json | jq -r .launch.outcome)
     [[ "$outcome" == restored ]] || walk_fail "$app: the relaunch says launch.outcome $outcome, not restored"
@@ -94,18 +96,23 @@ walk_kill_and_compare() {
     fi
 }
 
-# walk_app APP SEED STEPS SECONDS: from a fresh start, walks of STEPS steps, each followed by a kill,
-# until SECONDS have passed (at least two); prints how many.
+# walk_app APP SEED STEPS ROUNDS SECONDS: from a fresh start, ROUNDS walks of STEPS steps, each followed
+# by a kill; with SECONDS > 0, walks until SECONDS have passed instead (at least one). Prints how many.
 walk_app() {
-    local app=$1 steps=$3 deadline=$((SECONDS + $4)) round step
+    local app=$1 steps=$3 rounds=$4 seconds=$5 deadline=$((SECONDS + $5)) round step
     RANDOM=$2
     WALK_TRACE=()
     # A fresh start: no saved state (a stop empties the fd store), the app in the foreground.
     systemctl stop "$app.service"
     rm -f "/var/lib/$app/restoration.archive"
     systemctl start "$app.service"
-    relaunchctl app --app "$app" wait-ready --timeout 20 >/dev/null || walk_fail "$app: not ready after a start"
-    for ((round = 1; round <= 2 || SECONDS < deadline; round++)); do
+    relaunchctl app --app "$app" wait-ready --timeout 120 >/dev/null || walk_fail "$app: not ready after a start"
+    for ((round = 1; ; round++)); do
+        if [[ $seconds -gt 0 ]]; then
+            [[ $round -eq 1 || $SECONDS -lt $deadline ]] || break
+        else
+            [[ $round -le $rounds ]] || break
+        fi
         walk_log "$app: round $round"
         relaunchctl app --app "$app" foreground >/dev/null
         for ((step = 1; step <= steps; step++)); do
@@ -120,17 +127,23 @@ check_random_walks_come_back_after_a_kill() {
     command -v jq >/dev/null || fail "jq is missing on the host"
     # shellcheck source=../../../scripts/lib/project-apps.sh
     source "$REPO/scripts/lib/project-apps.sh"
-    local seed=${RELAUNCH_WALK_SEED:-$(( $(date +%s%N) % 32768 ))}
-    local seconds=${RELAUNCH_WALK_SECONDS:-80} steps=${RELAUNCH_WALK_STEPS:-20}
-    local app index=0 rounds share apps=()
+    # A fresh seed each run unless one is given (from the kernel's random pool, not the clock); printed.
+    local seed=${RELAUNCH_WALK_SEED:-$(( $(od -An -N2 -tu2 /dev/urandom) % 32768 ))}
+    local rounds=${RELAUNCH_WALK_ROUNDS:-3} seconds=${RELAUNCH_WALK_SECONDS:-0} steps=${RELAUNCH_WALK_STEPS:-20}
+    [[ $seed =~ ^[0-9]+$ && $rounds =~ ^[1-9][0-9]*$ && $seconds =~ ^[0-9]+$ && $steps =~ ^[1-9][0-9]*$ ]] ||
+        fail "RELAUNCH_WALK_SEED, _ROUNDS, _SECONDS and _STEPS take numbers (got '$seed' '$rounds' '$seconds' '$steps')"
+    local app index=0 walked apps=()
     mapfile -t apps < <(project_apps "$REPO")
-    share=$((seconds / ${#apps[@]}))
-    note "seed $seed (walks of $steps steps, ${share}s per app; replay with RELAUNCH_WALK_SEED=$seed)"
+    if [[ $seconds -gt 0 ]]; then
+        note "seed $seed (walks of $steps steps, about ${seconds}s per app, as many rounds as fit; replay the choices with RELAUNCH_WALK_SEED=$seed)"
+    else
+        note "seed $seed ($rounds walks of $steps steps per app; replay with RELAUNCH_WALK_SEED=$seed)"
+    fi
     for app in "${apps[@]}"; do
         # Each app its own stream of choices, so adding an app does not change another's walk.
         index=$((index + 1))
-        rounds=$(in_sandbox bash -c "set -euo pipefail; $(declare -p WALK_TEXTS); $(declare -f walk_log walk_fail walk_state walk_elements walk_step walk_kill_and_compare walk_app); walk_app \"\$@\"" \
-            walk "$app" "$((seed * 31 + index))" "$steps" "$share")
-        note "$app: $rounds walks of $steps steps, each restored after a SIGKILL"
+        walked=$(in_sandbox bash -c "set -euo pipefail; $(declare -p WALK_TEXTS); $(declare -f walk_log walk_fail walk_state walk_elements walk_step walk_kill_and_compare walk_app); walk_app \"\$@\"" \
+            walk "$app" "$((seed * 31 + index))" "$steps" "$rounds" "$seconds")
+        note "$app: covered $walked walks of $steps steps ($((walked * steps)) steps), each restored after a SIGKILL"
     done
 }
