@@ -1,15 +1,18 @@
 // Writes the generated seed inputs of tests/fuzz/corpus/: the seed scenario's archive (check-in
 // modal open, note typed: relaunch-bench's), in formats 3, 2 and 1, for archive-dump (whole files)
-// and archive-payload (format byte + payload); and journals as the live system writes them
+// and archive-payload (format byte + payload), each seed app's for archive-restore; and journals as the live system writes them
 // (Tests/JournalReviewTests/JournalMaker.swift) for journal. Built and run by hand when the formats
 // change:
-//   tests/fuzz/run 1 archive-payload journal   # builds the modules
+//   tests/fuzz/run 1 archive-restore journal   # builds the modules
 //   B=.build-fuzz/release; swiftc -sanitize=address -parse-as-library -I $B/Modules \
 //     tests/fuzz/make-corpus.swift Tests/JournalReviewTests/JournalMaker.swift \
-//     $B/{CheckIn,RelaunchApp,RestorationKit,RelaunchContract,JournalReview}.build/*.o \
+//     $B/{CheckIn,Banca,Countries,Colorboard,RelaunchApp,RestorationKit,RelaunchContract,JournalReview}.build/*.o \
 //     /opt/swift/usr/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a -lstdc++ -o .build-fuzz/make-corpus
 //   .build-fuzz/make-corpus tests/fuzz/corpus
+import Banca
 import CheckIn
+import Colorboard
+import Countries
 import Glibc
 import JournalReview
 import RelaunchApp
@@ -62,6 +65,28 @@ enum MakeCorpus {
             write(bytes, "\(out)/archive-dump/\(name).archive")
             // archive-payload: the first byte picks the format (byte % 3 + 1).
             write([UInt8(bytes[4] - 1)] + bytes[ArchiveCodec.prefixSize...], "\(out)/archive-payload/\(name).payload")
+        }
+        // archive-restore: each seed app's archive after the taps of its scenario; the first byte
+        // picks the format (3) and the app (byte / 3 % 4).
+        func saved<App: HostableApp>(_ app: App, _ calls: [(String, String?)]) throws -> [UInt8] {
+            _ = app.launch(candidates: [], restoringMark: MemoryRestoringMark())
+            for (element, text) in calls {
+                if let text { _ = try app.type(element, text) } else { _ = try app.tap(element) }
+            }
+            return try app.preserve().bytes
+        }
+        let clock: @Sendable () -> UInt64 = { 1_700_000_000_000_000 }
+        let apps: [(String, [UInt8])] = [
+            ("checkin-demo", three),
+            ("banca-demo", try saved(BancaApp(buildNumber: "bench", camera: .allowed, wallClock: clock),
+                                     [("amount", "250"), ("currencies:to", nil), ("scroll-down", nil), ("currency:GBP", nil)])),
+            ("countries-demo", try saved(CountriesApp(buildNumber: "bench", location: .allowed, wallClock: clock),
+                                         [("scroll-down", nil), ("country:Vienna", nil)])),
+            ("colorboard-demo", try saved(ColorboardApp(buildNumber: "bench", photos: .allowed, wallClock: clock),
+                                          [("color:c1", nil), ("name", "Midnight"), ("blue", "0.4")])),
+        ]
+        for (index, (name, bytes)) in apps.enumerated() {
+            write([UInt8(index * 3 + Int(bytes[4]) - 1)] + bytes[ArchiveCodec.prefixSize...], "\(out)/archive-restore/\(name).payload")
         }
         for (seed, incidents) in [(UInt64(1), 2), (2, 4), (3, 8)] {
             var text = ""

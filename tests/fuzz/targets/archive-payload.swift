@@ -1,7 +1,7 @@
 // A restoration archive's payload, formats 1 to 3: the first byte picks the format (byte % 3 + 1),
 // the rest is the payload, framed here with a right prefix (magic, version, length, CRC-32) so that
 // every input reaches the payload decoders. What decodes is drawn as `relaunchctl archive dump`
-// draws it, encoded again, and the new bytes must decode to the same archive.
+// draws it, and encoded again: the new bytes must decode and encode to themselves.
 // fuzz-build: RestorationKit
 // fuzz-link: RestorationKit
 // fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/JSONString.swift
@@ -23,12 +23,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let decoded = try? ArchiveCodec.decode(bytes) else { return 0 }
     _ = ArchiveText.text(decoded)
     _ = ArchiveText.json(decoded)
-    // What this build read, it writes, and reads back the same.
+    // What this build read, it writes, and reads back the same: encoding what it read again gives
+    // the same bytes. (Bytes, not archives: a NaN state value is not equal to itself.)
     if let again = try? ArchiveCodec.encode(decoded.archive) {
         let redecoded = try? ArchiveCodec.decode(again)
-        var expected = decoded.archive
-        expected.header.formatVersion = ArchiveCodec.formatVersion
-        precondition(redecoded?.archive == expected, "an archive read from format \(version) did not survive encode + decode")
+        precondition(redecoded.flatMap { try? ArchiveCodec.encode($0.archive) } == again,
+                     "an archive read from format \(version) did not survive encode + decode")
     }
     return 0
 }
