@@ -133,7 +133,9 @@ public final class RestorationSession {
         } catch {
             throw .archive(error)
         }
-        nextGeneration += 1
+        // Saturates as LaunchPlanner does: a saved archive (anyone who can write the state folder's
+        // file) may carry generation UInt64.max, and adding one would trap on every preservation.
+        if nextGeneration < .max { nextGeneration += 1 }
         return Preservation(
             bytes: bytes, generation: archive.header.generation, duration: uptime() - start,
             warning: limits.soft < bytes.count ? "restoration archive is \(bytes.count) bytes, over the soft limit of \(limits.soft)" : nil)

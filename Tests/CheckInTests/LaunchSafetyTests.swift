@@ -23,6 +23,16 @@ struct LaunchSafetyTests {
         #expect(app.stateJSON().contains(#""launch":{"outcome":"discarded","reason":"build-mismatch"}"#))
     }
 
+    @Test("a saved archive of generation UInt64.max restores, and preserving after it does not trap (found by tests/fuzz archive-restore)")
+    func largestGeneration() throws {
+        var archive = try ArchiveCodec.decode(try seedArchive().bytes).archive
+        archive.header.generation = .max
+        let app = launchedApp(candidates: [ArchiveCandidate(source: "file", bytes: try ArchiveCodec.encode(archive))])
+        #expect(app.launchReport?.outcome == .restored)
+        #expect(try app.preserve().generation == .max)
+        #expect(try app.preserve().generation == .max, "the generation stays at the largest, as the launch planner's")
+    }
+
     @Test("the restoring mark is set before restoring and cleared after")
     func markAroundRestore() throws {
         let mark = SpyMark()
