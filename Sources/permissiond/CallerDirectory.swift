@@ -26,6 +26,12 @@ final class CallerDirectory: Sendable {
         var looking: [String: Task<PermissionStore.Caller, Never>] = [:]
     }
 
+    /// What the directory has for a name: its identity, or the lookup on its way.
+    private enum Found {
+        case known(PermissionStore.Caller)
+        case lookup(Task<PermissionStore.Caller, Never>)
+    }
+
     private let link: BusLink
     private let known = Mutex(Known())
     static let capacity = 4096
@@ -44,13 +50,10 @@ final class CallerDirectory: Sendable {
     /// The identity of `sender`; unknown parts (the bus could not tell) stay nobody and no unit.
     func identity(of sender: String?) async -> PermissionStore.Caller {
         guard let sender else { return PermissionStore.Caller(uid: UInt32.max) }
-        let found = known.withLock { known -> Result<PermissionStore.Caller, Never>? in
-            known.resolved[sender].map { .success($0) }
-        }
-        if let found { return found.get() }
         let link = link
-        let task = known.withLock { known -> Task<PermissionStore.Caller, Never> in
-            if let task = known.looking[sender] { return task }
+        let found = known.withLock { known -> Found in
+            if let caller = known.resolved[sender] { return .known(caller) }
+            if let task = known.looking[sender] { return .lookup(task) }
             let task = Task {
                 let caller = await Self.lookUp(sender, over: link)
                 self.known.withLock { known in
@@ -63,9 +66,12 @@ final class CallerDirectory: Sendable {
                 return caller
             }
             known.looking[sender] = task
-            return task
+            return .lookup(task)
         }
-        return await task.value
+        switch found {
+        case .known(let caller): return caller
+        case .lookup(let task): return await task.value
+        }
     }
 
     /// Forgets every name (the bus connection was made anew).

@@ -43,8 +43,6 @@ struct PermissionsBusServer: Service {
     }()
     /// The most calls one caller (unique bus name) may have waiting for an answer at once.
     static let pendingPerCaller = 16
-    /// The members whose caller must be known (writes, hooks).
-    static let membersNeedingCaller: Set<String> = ["Set", "Reset", "TestHook"]
     /// Where callers' identities are looked up, and polkit and systemd are asked.
     let link: BusLink
 
@@ -208,9 +206,6 @@ final class PendingCalls: Sendable {
             counts[key] = left > 0 ? left : nil
         }
     }
-
-    /// How many calls `sender` has waiting.
-    func waiting(_ sender: String?) -> Int { counts.withLock { $0[sender ?? ""] ?? 0 } }
 }
 
 /// Carries out the kills still owed (the outbox): at start, after a reconnect, and every second
