@@ -27,7 +27,9 @@ package enum JournalPlace: Equatable, Sendable {
         switch self {
         case .live: "the journal"
         case .directory(let path): "the journal files in \(path)"
-        case .files(let paths): paths.count == 1 ? "the journal file \(paths[0])" : "the journal files \(paths.joined(separator: ", "))"
+        case .files(let paths) where paths.count == 1: "the journal file \(paths[0])"
+        case .files(let paths) where paths.count <= 3: "the journal files \(paths.joined(separator: ", "))"
+        case .files(let paths): "the \(paths.count) journal files \(paths[0]), \(paths[1]) …"
         case .merge: "the journal and \(Self.remoteDirectory)"
         }
     }
