@@ -5,10 +5,17 @@
  * sd_journal_get_data per field: each of those walks the entry again. Prints how many entries and
  * field bytes it read, so that nothing is optimized away.
  *
+ * With --per-host it reads the folder as `relaunchctl journal` reads a fleet's: each host's entries
+ * on their own, the matches in conjunction with _MACHINE_ID= for each value sd_journal_query_unique
+ * gives. That is the floor for many hosts: over 1,000 files the plain merged read steps through
+ * every file at each entry (200 hosts: 104 s, 33 s of it in the kernel, against 11 s for relaunchctl
+ * reading host by host, on a busy machine).
+ *
  * Build: cc -O2 -o floor floor.c $(pkg-config --cflags --libs libsystemd)
- * Usage: floor DIR
+ * Usage: floor [--per-host] DIR
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <systemd/sd-journal.h>
@@ -45,43 +52,27 @@ static int wanted(const char *data, size_t length) {
     return -1;
 }
 
-int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s DIR\n", argv[0]);
-        return 2;
-    }
-    /* sd_journal keeps every file open: a fleet's folder holds one per host (relaunchctl raises its
-     * limit the same way). */
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &limit);
-    }
-    sd_journal *j;
-    int r = sd_journal_open_directory(&j, argv[1], 0);
-    if (r < 0) {
-        fprintf(stderr, "floor: cannot open %s: %s\n", argv[1], strerror(-r));
-        return 1;
-    }
-    sd_journal_set_data_threshold(j, 0);
-    for (int f = 0; f < FIELD_COUNT; f++) field_lengths[f] = strlen(fields[f]);
+static unsigned long entries = 0;
+static unsigned long long bytes = 0, time_sum = 0;
+
+/* Matches every MESSAGE_ID (and, when machine is set, only that machine's entries), then reads every
+ * matched entry. */
+static int read_matched(sd_journal *j, const char *machine) {
     char match[64];
+    int r;
+    sd_journal_flush_matches(j);
+    if (machine) {
+        snprintf(match, sizeof match, "_MACHINE_ID=%s", machine);
+        if ((r = sd_journal_add_match(j, match, 0)) < 0 || (r = sd_journal_add_conjunction(j)) < 0) return r;
+    }
     for (int k = 0; k < ID_COUNT; k++) {
         snprintf(match, sizeof match, "MESSAGE_ID=%s", ids[k]);
-        if ((r = sd_journal_add_match(j, match, 0)) < 0 || (r = sd_journal_add_disjunction(j)) < 0) {
-            fprintf(stderr, "floor: cannot add match %s: %s\n", match, strerror(-r));
-            return 1;
-        }
+        if ((r = sd_journal_add_match(j, match, 0)) < 0 || (r = sd_journal_add_disjunction(j)) < 0) return r;
     }
-    if ((r = sd_journal_seek_head(j)) < 0) {
-        fprintf(stderr, "floor: cannot seek: %s\n", strerror(-r));
-        return 1;
-    }
-    unsigned long entries = 0;
-    unsigned long long bytes = 0, time_sum = 0;
+    if ((r = sd_journal_seek_head(j)) < 0) return r;
     while ((r = sd_journal_next(j)) > 0) {
         uint64_t usec;
-        if ((r = sd_journal_get_realtime_usec(j, &usec)) < 0) break;
+        if ((r = sd_journal_get_realtime_usec(j, &usec)) < 0) return r;
         time_sum += usec;
         /* One walk over the entry's data, as journalctl does; a field the timeline reads is "read"
          * by counting its bytes. */
@@ -90,11 +81,53 @@ int main(int argc, char **argv) {
         sd_journal_restart_data(j);
         while ((r = sd_journal_enumerate_data(j, &data, &length)) > 0)
             if (wanted(data, length) >= 0) bytes += length;
-        if (r < 0) break;
+        if (r < 0) return r;
         entries++;
     }
+    return r;
+}
+
+int main(int argc, char **argv) {
+    int per_host = argc == 3 && strcmp(argv[1], "--per-host") == 0;
+    if (argc != 2 + per_host) {
+        fprintf(stderr, "usage: %s [--per-host] DIR\n", argv[0]);
+        return 2;
+    }
+    const char *dir = argv[1 + per_host];
+    /* sd_journal keeps every file open: a fleet's folder holds one per host (relaunchctl raises its
+     * limit the same way). */
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+    sd_journal *j;
+    int r = sd_journal_open_directory(&j, dir, 0);
     if (r < 0) {
-        fprintf(stderr, "floor: cannot read %s: %s\n", argv[1], strerror(-r));
+        fprintf(stderr, "floor: cannot open %s: %s\n", dir, strerror(-r));
+        return 1;
+    }
+    sd_journal_set_data_threshold(j, 0);
+    for (int f = 0; f < FIELD_COUNT; f++) field_lengths[f] = strlen(fields[f]);
+    if (!per_host) {
+        r = read_matched(j, NULL);
+    } else {
+        char **machines = NULL;
+        size_t count = 0;
+        const void *data;
+        size_t length;
+        if ((r = sd_journal_query_unique(j, "_MACHINE_ID")) >= 0) {
+            SD_JOURNAL_FOREACH_UNIQUE(j, data, length) {
+                machines = realloc(machines, (count + 1) * sizeof *machines);
+                machines[count++] = strndup((const char *)data + strlen("_MACHINE_ID="), length - strlen("_MACHINE_ID="));
+            }
+            for (size_t m = 0; m < count && r >= 0; m++) r = read_matched(j, machines[m]);
+        }
+        for (size_t m = 0; m < count; m++) free(machines[m]);
+        free(machines);
+    }
+    if (r < 0) {
+        fprintf(stderr, "floor: cannot read %s: %s\n", dir, strerror(-r));
         return 1;
     }
     printf("%lu entries, %llu field bytes, time sum %llu\n", entries, bytes, time_sum);
