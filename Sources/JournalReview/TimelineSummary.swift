@@ -1,15 +1,17 @@
 /// Totals over a set of incidents, as the end of the timeline prints them.
 public struct TimelineSummary: Sendable, Equatable, Codable {
+    /// The totals over every incident, of every host and app.
+    public var all: TimelineTotals
     /// How many permission changes were seen.
-    public var incidents: Int
+    public var incidents: Int { all.incidents }
     /// How many of them killed the app.
-    public var kills: Int
+    public var kills: Int { all.kills }
     /// How many relaunches restored saved state.
-    public var restores: Int
+    public var restores: Int { all.restores }
     /// Discards of saved state, by reason.
-    public var discardsByReason: [String: Int]
+    public var discardsByReason: [String: Int] { all.discardsByReason }
     /// Relaunch times (process exit to READY), in µs, in incident order.
-    public var relaunchUSec: [UInt64]
+    public var relaunchUSec: [UInt64] { all.relaunchUSec }
     /// Entries left out because journald's trusted fields show they are not from where their kind
     /// says (``JournalTrust``), by ``JournalTrust/Reason`` raw value.
     public var ignoredByReason: [String: Int]
@@ -26,9 +28,9 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     public var ignoredEntries: Int { ignoredByReason.values.reduce(0, +) }
 
     /// The median relaunch time in µs, if any relaunch was seen.
-    public var relaunchMedianUSec: UInt64? { Self.percentile(50, of: relaunchUSec) }
+    public var relaunchMedianUSec: UInt64? { all.relaunchMedianUSec }
     /// The 95th percentile relaunch time in µs, if any relaunch was seen.
-    public var relaunchP95USec: UInt64? { Self.percentile(95, of: relaunchUSec) }
+    public var relaunchP95USec: UInt64? { all.relaunchP95USec }
 
     /// Sums up `incidents`.
     public init(_ incidents: [Incident]) {
@@ -40,11 +42,7 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
 
     /// No incidents yet.
     public init() {
-        incidents = 0
-        kills = 0
-        restores = 0
-        discardsByReason = [:]
-        relaunchUSec = []
+        all = TimelineTotals()
         ignoredByReason = [:]
         byMachine = [:]
         hostnameOfMachine = [:]
@@ -61,14 +59,8 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
 
     /// Counts one more incident, the latest so far.
     public mutating func add(_ incident: Incident) {
-        incidents += 1
-        if incident.events.contains(where: { $0.kind == .killSent }) { kills += 1 }
-        if incident.launchOutcome == "restored" { restores += 1 }
-        for reason in incident.discardReasons {
-            discardsByReason[reason, default: 0] += 1
-        }
+        all.add(incident)
         if let relaunch = incident.relaunchUSec {
-            relaunchUSec.append(relaunch)
             relaunchUSecByMachineApp[incident.machineID, default: [:]][incident.app, default: []].append(relaunch)
         }
         byMachine[incident.machineID, default: TimelineTotals()].add(incident)
