@@ -129,7 +129,9 @@ fleet_deactivate() {
             case "$name" in
                 systemd-journal-remote.socket) rm -rf --one-file-system /var/log/journal/remote ;;
                 "$fleet_upload_unit") rm -rf --one-file-system /var/lib/private/systemd/journal-upload
-                    rm -f /var/lib/systemd/journal-upload ;;
+                    rm -f /var/lib/systemd/journal-upload
+                    # systemd made it for the dynamic user's StateDirectory=systemd/journal-upload.
+                    [[ ! -d /var/lib/private/systemd ]] || rmdir --ignore-fail-on-non-empty /var/lib/private/systemd ;;
             esac
         fi
     done <"$fleet_record"

@@ -60,6 +60,18 @@ wait_unit_active() {
     return 1
 }
 
+# snapshots WHEN: every container's file list, at once, into $logs/files.WHEN-NAME. (Not a bare
+# `wait`: that would wait for the containers too.)
+snapshots() {
+    local name
+    local -a pids=()
+    for name in "${all[@]}"; do
+        ct_snapshot "$name" "$logs/files.$1-$name" "${snapshot_prune[@]}" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+}
+
 run_checks() {
     local name status t0 i
     for name in "${all[@]}"; do
@@ -70,10 +82,7 @@ run_checks() {
     else
         fail "machine ids are not all different: ${machine_id[*]}"
     fi
-    for name in "${all[@]}"; do
-        ct_snapshot "$name" "$logs/files.before-$name" "${snapshot_prune[@]}" &
-    done
-    wait
+    snapshots before
 
     # --- install: the receiver (which builds once for all), then the hosts ----------------------------------
     t0=$SECONDS
@@ -107,10 +116,7 @@ run_checks() {
     # --- uninstall ----------------------------------------------------------------------------------------------
     targets=("${all[@]}")
     in_each uninstall scripts/uninstall --purge
-    for name in "${all[@]}"; do
-        ct_snapshot "$name" "$logs/files.after-$name" "${snapshot_prune[@]}" &
-    done
-    wait
+    snapshots after
     for name in "${all[@]}"; do
         if diff -u "$logs/files.before-$name" "$logs/files.after-$name" >"$logs/files-$name.diff"; then
             pass "$name: uninstall --purge: the file list is the one before install ($(wc -l <"$logs/files.after-$name") paths)"
