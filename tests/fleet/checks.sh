@@ -2,8 +2,9 @@
 
 certs=/root/fleet-certs
 # Not compared before install and after uninstall, besides what tests/host/run leaves out: apt's and
-# dpkg's own records and caches (the package itself is checked with dpkg-query).
-snapshot_prune=(/var/cache/apt /var/lib/apt /var/log/apt /var/log/dpkg.log /var/lib/dpkg /var/cache/debconf)
+# dpkg's own records and caches, and ldconfig's (the package itself is checked with dpkg-query).
+snapshot_prune=(/var/cache/apt /var/lib/apt /var/log/apt /var/log/dpkg.log /var/lib/dpkg /var/cache/debconf
+    /var/cache/ldconfig)
 
 # app_key APP KEY: the last KEY= of the app's registration in the checkout.
 app_key() { sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$repo/systemd/apps.d/$1.conf" | tail -n 1; }

@@ -37,7 +37,7 @@ review_each() {
 }
 
 # by_host: the summary's byHost as an array of objects with "host" (an object keyed by host or an array).
-by_host='.summary.byHost | if type == "object" then to_entries | map({host: .key} + .value) else . end'
+by_host='(.summary.byHost // []) | if type == "object" then to_entries | map({host: .key} + .value) else . end'
 
 # review_all: the receiver's whole review (--directory) and --merge count every host's incidents, each
 # under its own host (none joined across hosts).
