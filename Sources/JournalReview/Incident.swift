@@ -1,6 +1,11 @@
 
 /// One permission change and everything that followed from it, in order.
 public struct Incident: Sendable, Equatable, Codable {
+    /// The host the change happened on: its hostname as journald wrote it (`_HOSTNAME` of the change's
+    /// entry), or an empty string when the entry has none.
+    public var host: String = ""
+    /// The machine the change happened on (`_MACHINE_ID` of the change's entry), or an empty string.
+    public var machineID: String = ""
     /// The app whose permission changed.
     public var app: String
     /// The permission that changed.

@@ -45,6 +45,12 @@ public struct JournalRecord: Sendable, Equatable {
         return own.flatMap { UInt64($0) } ?? realtimeUSec
     }
 
+    /// The machine the entry was written on (journald's `_MACHINE_ID`), or an empty string.
+    public var machineID: String { fields["_MACHINE_ID"] ?? "" }
+
+    /// The boot the entry was written in (journald's `_BOOT_ID`), or an empty string.
+    public var bootID: String { fields["_BOOT_ID"] ?? "" }
+
     /// The value of `name`, or an empty string.
     public subscript(name: String) -> String { fields[name] ?? "" }
 }

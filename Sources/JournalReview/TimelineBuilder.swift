@@ -6,7 +6,12 @@ import RelaunchContract
 /// systemd's entries about that unit (process exit, restart scheduled, started) and the new
 /// instance's own entries (discards, restored controllers, restoration finished, launched) are
 /// joined to it by unit and invocation id, until the new instance is ready and has launched.
-/// A later change for the same app supersedes an open incident.
+/// A later change for the same app on the same machine supersedes an open incident.
+///
+/// Every join is within one host: an entry joins an incident only if journald wrote both on the same
+/// machine in the same boot (`_MACHINE_ID`, `_BOOT_ID`), so the entries of two hosts are never
+/// joined, even when their units and invocation ids are equal (hosts cloned from one image, or one
+/// journal exported twice).
 ///
 /// An incident that is no longer open (its relaunch completed, or a later change of its app
 /// superseded it) never changes again: ``takeFinished()`` hands such incidents over, oldest first,
@@ -16,8 +21,10 @@ public struct TimelineBuilder: Sendable {
     private var incidents: [Incident] = []
     /// How many incidents ``takeFinished()`` has handed over.
     private var taken = 0
-    /// The number of the open incident of each app.
-    private var open: [String: Int] = [:]
+    /// The number of the open incident of each app on each machine.
+    private var open: [AppOnMachine: Int] = [:]
+    /// The host (machine and boot) of each open incident, by number: entries join only their own.
+    private var hostOfOpen: [Int: Host] = [:]
     /// The invocation that was running when each open incident's kill landed, once systemd saw it exit.
     private var exitedInvocation: [Int: String] = [:]
 
@@ -87,14 +94,15 @@ public struct TimelineBuilder: Sendable {
             return
         }
         if record.messageID == MessageID.appKilled.rawValue {
-            let app = record["APP_ID"]
-            guard let number = open[app], !incidents[number - taken].events.contains(where: { $0.kind == .killSent })
+            let key = AppOnMachine(machine: record.machineID, app: record["APP_ID"])
+            guard let number = open[key], hostOfOpen[number] == Host(record),
+                  !incidents[number - taken].events.contains(where: { $0.kind == .killSent })
             else { return }
             incidents[number - taken].unit = record["UNIT"]
             append(.killSent, record, to: number, keeping: ["UNIT", "SIGNAL", "PERMISSION"])
             return
         }
-        guard let unit = record.unit, let number = openIncident(unit: unit) else { return }
+        guard let unit = record.unit, let number = openIncident(unit: unit, host: Host(record)) else { return }
         if record.isFromManager {
             addManagerRecord(record, to: number)
         } else {
@@ -128,10 +136,10 @@ public struct TimelineBuilder: Sendable {
         return finished
     }
 
-    /// The open incident about `unit`; if several are (two apps of one unit), the oldest.
-    private func openIncident(unit: String) -> Int? {
+    /// The open incident about `unit` on `host`; if several are (two apps of one unit), the oldest.
+    private func openIncident(unit: String, host: Host) -> Int? {
         var found: Int?
-        for number in open.values where incidents[number - taken].unit == unit {
+        for number in open.values where incidents[number - taken].unit == unit && hostOfOpen[number] == host {
             found = min(found ?? number, number)
         }
         return found
@@ -140,6 +148,8 @@ public struct TimelineBuilder: Sendable {
     private mutating func startIncident(_ record: JournalRecord) {
         let app = record["APP_ID"]
         let incident = Incident(
+            host: record["_HOSTNAME"],
+            machineID: record.machineID,
             app: app,
             permission: record["PERMISSION"],
             oldState: record["OLD_STATE"],
@@ -152,9 +162,11 @@ public struct TimelineBuilder: Sendable {
         )
         incidents.append(incident)
         let number = taken + incidents.count - 1
-        if let superseded = open.updateValue(number, forKey: app) {
+        if let superseded = open.updateValue(number, forKey: AppOnMachine(machine: record.machineID, app: app)) {
             exitedInvocation[superseded] = nil
+            hostOfOpen[superseded] = nil
         }
+        hostOfOpen[number] = Host(record)
         append(.permissionChanged, record, to: number,
                keeping: ["APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL"])
     }
@@ -205,6 +217,7 @@ public struct TimelineBuilder: Sendable {
         else { return }
         open = open.filter { $0.value != number }
         exitedInvocation[number] = nil
+        hostOfOpen[number] = nil
     }
 
     private mutating func append(
@@ -223,5 +236,22 @@ public struct TimelineBuilder: Sendable {
             invocationID: record.invocationID,
             fields: fields
         ))
+    }
+
+    /// An app on one machine: the key of open incidents.
+    private struct AppOnMachine: Hashable {
+        var machine: String
+        var app: String
+    }
+
+    /// Where an entry was written: its machine and boot, as journald recorded them.
+    private struct Host: Hashable {
+        var machine: String
+        var boot: String
+
+        init(_ record: JournalRecord) {
+            machine = record.machineID
+            boot = record.bootID
+        }
     }
 }

@@ -34,8 +34,12 @@ public struct TimelineJSONWriter: Sendable {
         Self.number(incident.changedAtUSec, &out)
         members.key("events", &out)
         Self.array(incident.events, level: 4, &out) { event, out in Self.event(event, level: 4, &out) }
+        members.key("host", &out)
+        Self.string(incident.host, &out)
         members.key("killDecided", &out)
         out.append(contentsOf: (incident.killDecided ? "true" : "false").utf8)
+        members.key("machineID", &out)
+        Self.string(incident.machineID, &out)
         members.key("newState", &out)
         Self.string(incident.newState, &out)
         members.key("oldState", &out)
@@ -53,6 +57,12 @@ public struct TimelineJSONWriter: Sendable {
     public func end(_ summary: TimelineSummary, into out: inout [UInt8]) {
         out.append(contentsOf: "\n  ],\n  \"summary\" : ".utf8)
         var members = Members.open(level: 1, &out)
+        members.key("byApp", &out)
+        Self.groups(summary.byApp, machineOf: nil, level: 2, &out)
+        members.key("byHost", &out)
+        let labels = summary.hostLabels
+        Self.groups(summary.byHost, machineOf: Dictionary(uniqueKeysWithValues: labels.map { ($0.value, $0.key) }),
+                    level: 2, &out)
         members.key("discardsByReason", &out)
         var reasons = Members.open(level: 2, &out)
         for (reason, count) in Self.sortedByKey(summary.discardsByReason) {
@@ -83,6 +93,40 @@ public struct TimelineJSONWriter: Sendable {
         Self.number(UInt64(summary.restores), &out)
         members.close(&out)
         out.append(contentsOf: "\n}".utf8)
+    }
+
+    /// `{ name: totals, ... }` as ``TimelineTotalsJSON`` encodes each.
+    private static func groups(
+        _ groups: [String: TimelineTotals], machineOf: [String: String]?, level: Int, _ out: inout [UInt8]
+    ) {
+        var names = Members.open(level: level, &out)
+        for (name, totals) in sortedByKey(groups) {
+            names.key(name, &out)
+            var members = Members.open(level: level + 1, &out)
+            members.key("discardsByReason", &out)
+            var reasons = Members.open(level: level + 2, &out)
+            for (reason, count) in sortedByKey(totals.discardsByReason) {
+                reasons.key(reason, &out)
+                number(UInt64(count), &out)
+            }
+            reasons.close(&out)
+            members.key("incidents", &out)
+            number(UInt64(totals.incidents), &out)
+            members.key("kills", &out)
+            number(UInt64(totals.kills), &out)
+            if let machine = machineOf?[name] {
+                members.key("machineID", &out)
+                string(machine, &out)
+            }
+            members.key("relaunchMedianUSec", &out)
+            optionalNumber(totals.relaunchMedianUSec, &out)
+            members.key("relaunchP95USec", &out)
+            optionalNumber(totals.relaunchP95USec, &out)
+            members.key("restores", &out)
+            number(UInt64(totals.restores), &out)
+            members.close(&out)
+        }
+        names.close(&out)
     }
 
     private static func event(_ event: TimelineEvent, level: Int, _ out: inout [UInt8]) {

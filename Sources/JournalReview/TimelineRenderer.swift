@@ -1,19 +1,23 @@
 /// Draws incidents as text for people and as JSON for scripts.
 public enum TimelineRenderer {
-    /// The timeline as text: one block per incident, then the summary line.
+    /// The timeline as text: one block per incident (naming its host when the incidents are of more
+    /// than one), then the summary line, the per-host and per-app tables of a fleet, and what was left out.
     public static func text(_ incidents: [Incident], summary: TimelineSummary) -> String {
         var out = ""
+        let showHost = summary.hostCount > 1
         for (number, incident) in incidents.enumerated() {
-            out += text(incident, number: number + 1)
+            out += text(incident, number: number + 1, showHost: showHost)
         }
         out += summaryLine(summary) + "\n"
+        out += fleetTables(summary)
         if let ignored = ignoredLine(summary) { out += ignored + "\n" }
         return out
     }
 
-    /// One incident's block, numbered from 1: its header, a line per step, the relaunch, a blank line.
-    public static func text(_ incident: Incident, number: Int) -> String {
-        var out = header(incident, number: number) + "\n"
+    /// One incident's block, numbered from 1: its header (with its host when `showHost`), a line per
+    /// step, the relaunch, a blank line.
+    public static func text(_ incident: Incident, number: Int, showHost: Bool = false) -> String {
+        var out = header(incident, number: number, showHost: showHost) + "\n"
         for event in incident.events {
             out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
             out += describe(event) + "\n"
@@ -56,8 +60,12 @@ public enum TimelineRenderer {
             + reasons.map { $0.0.phrase(count: $0.1) }.joined(separator: ", ")
     }
 
-    private static func header(_ incident: Incident, number: Int) -> String {
-        var line = "incident \(number)  \(Timestamp.iso8601(incident.changedAtUSec))  \(incident.app)  "
+    private static func header(_ incident: Incident, number: Int, showHost: Bool) -> String {
+        var line = "incident \(number)  \(Timestamp.iso8601(incident.changedAtUSec))  "
+        if showHost {
+            line += "host \(incident.host.isEmpty ? incident.machineID : incident.host)  "
+        }
+        line += "\(incident.app)  "
         line += "\(incident.permission) \(incident.oldState) → \(incident.newState)  (uid \(incident.callerUID))"
         if !incident.killDecided { line += "  no kill" }
         return line
@@ -113,7 +121,7 @@ public enum TimelineRenderer {
         }
     }
 
-    private static func count(_ n: Int, _ noun: String) -> String {
+    static func count(_ n: Int, _ noun: String) -> String {
         "\(n) \(noun)\(n == 1 ? "" : "s")"
     }
 
@@ -129,7 +137,7 @@ public enum TimelineRenderer {
         return "\(tenths / 10).\(tenths % 10) ms"
     }
 
-    private static func pad(_ s: String, _ width: Int) -> String {
+    static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
     }
 }

@@ -21,7 +21,7 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
 
     private enum SummaryKeys: String, CodingKey {
         case incidents, kills, restores, discardsByReason, relaunchUSec, relaunchMedianUSec, relaunchP95USec
-        case ignoredEntries, ignoredByReason
+        case ignoredEntries, ignoredByReason, byHost, byApp
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -37,11 +37,43 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
         try nested.encode(summary.relaunchP95USec, forKey: .relaunchP95USec)
         try nested.encode(summary.ignoredEntries, forKey: .ignoredEntries)
         try nested.encode(summary.ignoredByReason, forKey: .ignoredByReason)
+        try nested.encode(summary.byApp.mapValues { TimelineTotalsJSON($0, machineID: nil) }, forKey: .byApp)
+        let labels = summary.hostLabels
+        let byHost = Dictionary(uniqueKeysWithValues: summary.byMachine.map {
+            (labels[$0.key]!, TimelineTotalsJSON($0.value, machineID: $0.key))
+        })
+        try nested.encode(byHost, forKey: .byHost)
     }
 
     /// The journal matches that select every entry the review needs: Relaunch's own message ids
     /// and systemd's unit entries.
     public static var messageIDs: [String] {
         MessageID.allCases.map(\.rawValue) + ManagerMessageID.allCases.map(\.rawValue)
+    }
+}
+
+/// One entry of the summary's `byHost` or `byApp` as JSON: the totals and, for a host, its machine id.
+struct TimelineTotalsJSON: Encodable {
+    let totals: TimelineTotals
+    let machineID: String?
+
+    init(_ totals: TimelineTotals, machineID: String?) {
+        self.totals = totals
+        self.machineID = machineID
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case incidents, kills, restores, discardsByReason, relaunchMedianUSec, relaunchP95USec, machineID
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(totals.incidents, forKey: .incidents)
+        try container.encode(totals.kills, forKey: .kills)
+        try container.encode(totals.restores, forKey: .restores)
+        try container.encode(totals.discardsByReason, forKey: .discardsByReason)
+        try container.encode(totals.relaunchMedianUSec, forKey: .relaunchMedianUSec)
+        try container.encode(totals.relaunchP95USec, forKey: .relaunchP95USec)
+        if let machineID { try container.encode(machineID, forKey: .machineID) }
     }
 }

@@ -117,7 +117,7 @@ public struct TimelineStream: Sendable {
     /// by are among them (journald's `_SYSTEMD_UNIT`, `_UID`, `_PID`, `_COMM`, `_MACHINE_ID`).
     public static let fieldNames: [String] = [
         "MESSAGE_ID", "UNIT", "_SYSTEMD_UNIT", "INVOCATION_ID", "_SYSTEMD_INVOCATION_ID", "_PID",
-        "_UID", "_COMM", "_MACHINE_ID",
+        "_UID", "_COMM", "_MACHINE_ID", "_BOOT_ID", "_HOSTNAME",
         "APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL", "CHANGED_USEC",
         "SIGNAL", "KILLED_USEC", "EXIT_CODE", "EXIT_STATUS", "MESSAGE", "N_RESTARTS", "UNIT_RESULT",
         "REASON", "RESTORATION_PATH", "RESTORED_VIA", "RESTORED_COUNT", "PRESENTED_PATH",
@@ -167,7 +167,8 @@ public struct TimelineStream: Sendable {
         }
         for position in inTimeOrder {
             let entry = entries[position]
-            if let change = pairing.add(isChange: entry.isChange, app: entry.app, at: position) {
+            let machine = entry.machine < 0 ? "" : senderValues[Int(entry.machine)]
+            if let change = pairing.add(isChange: entry.isChange, machine: machine, app: entry.app, at: position) {
                 killedUnitOfChange[change] = entry.unit
             }
         }

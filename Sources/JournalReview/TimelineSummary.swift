@@ -13,6 +13,14 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     /// Entries left out because journald's trusted fields show they are not from where their kind
     /// says (``JournalTrust``), by ``JournalTrust/Reason`` raw value.
     public var ignoredByReason: [String: Int]
+    /// Totals of each host, by machine id (an empty string for entries without `_MACHINE_ID`).
+    public var byMachine: [String: TimelineTotals]
+    /// The hostname each machine's incidents show (the latest seen).
+    public var hostnameOfMachine: [String: String]
+    /// Totals of each app, across hosts.
+    public var byApp: [String: TimelineTotals]
+    /// Relaunch times in µs of each app on each machine (machine id, then app id), for the report's plot.
+    public var relaunchUSecByMachineApp: [String: [String: [UInt64]]]
 
     /// How many entries were left out, for any reason.
     public var ignoredEntries: Int { ignoredByReason.values.reduce(0, +) }
@@ -38,6 +46,10 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
         discardsByReason = [:]
         relaunchUSec = []
         ignoredByReason = [:]
+        byMachine = [:]
+        hostnameOfMachine = [:]
+        byApp = [:]
+        relaunchUSecByMachineApp = [:]
     }
 
     /// Counts entries left out, by reason.
@@ -55,7 +67,39 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
         for reason in incident.discardReasons {
             discardsByReason[reason, default: 0] += 1
         }
-        if let relaunch = incident.relaunchUSec { relaunchUSec.append(relaunch) }
+        if let relaunch = incident.relaunchUSec {
+            relaunchUSec.append(relaunch)
+            relaunchUSecByMachineApp[incident.machineID, default: [:]][incident.app, default: []].append(relaunch)
+        }
+        byMachine[incident.machineID, default: TimelineTotals()].add(incident)
+        byApp[incident.app, default: TimelineTotals()].add(incident)
+        if !incident.host.isEmpty { hostnameOfMachine[incident.machineID] = incident.host }
+    }
+
+    /// How many hosts (machines) the incidents are of.
+    public var hostCount: Int { byMachine.count }
+
+    /// The name each machine goes by in the per-host table and `--json`'s `byHost`: its hostname when
+    /// no other machine of the review has the same one, else `hostname (machine id)`; the machine id
+    /// when it showed no hostname, `(unknown)` when neither.
+    public var hostLabels: [String: String] {
+        var machinesOfName: [String: Int] = [:]
+        for machine in byMachine.keys {
+            machinesOfName[hostnameOfMachine[machine] ?? "", default: 0] += 1
+        }
+        var labels: [String: String] = [:]
+        for machine in byMachine.keys {
+            let name = hostnameOfMachine[machine] ?? ""
+            labels[machine] = name.isEmpty ? (machine.isEmpty ? "(unknown)" : machine)
+                : machinesOfName[name] == 1 || machine.isEmpty ? name : "\(name) (\(machine))"
+        }
+        return labels
+    }
+
+    /// Each host's totals by its label (``hostLabels``).
+    public var byHost: [String: TimelineTotals] {
+        let labels = hostLabels
+        return Dictionary(uniqueKeysWithValues: byMachine.map { (labels[$0.key]!, $0.value) })
     }
 
     /// The nearest-rank percentile `p` (0–100) of `values`, or nil when empty.

@@ -27,7 +27,14 @@ package struct JournalCommand: AsyncParsableCommand {
         MESSAGE_IDs are left out, and a last line counts them by reason.
 
         Reads the live journal, or with --directory a folder of journal files such as the one \
-        `scripts/sandbox down --journal-out DIR` exports (from this or another machine).
+        `scripts/sandbox down --journal-out DIR` exports (from this or another machine), or with \
+        --file exactly those files, or with --merge the live journal and /var/log/journal/remote.
+
+        Fleet review: systemd-journal-remote writes one remote-HOST.journal per host; point \
+        --directory at its folder. Incidents are kept apart by host (machine and boot id, as \
+        journald recorded them), never joined across hosts; with more than one host each incident \
+        names its host and the summary adds per-host and per-app tables, worst first. --host \
+        selects hosts; --report writes one self-contained HTML page to look at.
         """
     )
 
@@ -46,11 +53,29 @@ package struct JournalCommand: AsyncParsableCommand {
     @Option(name: .customLong(JournalOptions.Name.app), help: ArgumentHelp("Only the incidents of this app id.", valueName: "app"))
     var app: String?
 
+    @Option(name: .customLong(JournalOptions.Name.file), parsing: .upToNextOption,
+            help: ArgumentHelp("Read exactly these journal files (e.g. remote-HOST.journal).", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(name: .customLong(JournalOptions.Name.merge),
+          help: "Read the live journal and /var/log/journal/remote (systemd-journal-remote's), as journalctl --merge.")
+    var merge = false
+
+    @Option(name: .customLong(JournalOptions.Name.host),
+            help: ArgumentHelp("Only this host: a hostname or a machine id (repeatable).", valueName: "host"))
+    var hosts: [String] = []
+
+    @Option(name: .customLong(JournalOptions.Name.report),
+            help: ArgumentHelp("Write a self-contained HTML report (summary, relaunch plot, discards per host) to FILE; "
+                               + "prints one line instead of the timeline, unless --json.", valueName: "file"))
+    var report: String?
+
     package init() {}
 
     /// The options as read.
     package var options: JournalOptions {
-        JournalOptions(since: since, json: json, directory: directory, app: app)
+        JournalOptions(since: since, json: json, directory: directory, app: app,
+                       files: files, merge: merge, hosts: hosts, report: report)
     }
 
     package func validate() throws {

@@ -6,8 +6,9 @@ extension JournalOptions {
     /// binary) costs more than reading a small journal, so `relaunchctl` tries this first. Anything
     /// else gives nil and is left to ``JournalCommand``, which reads it or prints the error or help:
     /// this reader never prints. Where it reads, it reads as ArgumentParser 1.8 does (RelaunchctlTests
-    /// compares the two): the split at the first `=`, the last of a repeated option wins, `--since`
-    /// takes the next argument even when it starts with a dash, the other options only one that does not.
+    /// compares the two): the split at the first `=`, the last of a repeated option wins (`--file` and
+    /// `--host` collect every one), `--since` takes the next argument even when it starts with a dash,
+    /// the other options only one that does not.
     package init?(plainArguments arguments: [String]) {
         self.init()
         var rest = arguments.makeIterator()
@@ -42,6 +43,18 @@ extension JournalOptions {
             case Name.app:
                 guard let value = value(next: { !$0.hasPrefix("-") }) else { return nil }
                 app = value
+            case Name.merge where attached == nil:
+                merge = true
+            case Name.file:
+                // Parsed `.upToNextOption`: values that follow are ArgumentParser's to read (nil below).
+                guard let value = value(next: { !$0.hasPrefix("-") }) else { return nil }
+                files.append(value)
+            case Name.host:
+                guard let value = value(next: { !$0.hasPrefix("-") }) else { return nil }
+                hosts.append(value)
+            case Name.report:
+                guard let value = value(next: { !$0.hasPrefix("-") }) else { return nil }
+                report = value
             default:
                 return nil
             }

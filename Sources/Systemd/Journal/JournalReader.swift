@@ -31,8 +31,9 @@ public final class JournalReader {
         public static let currentUser = OpenFlags(rawValue: Int32(SD_JOURNAL_CURRENT_USER))
     }
 
-    private let journal: OpaquePointer
-    private let source: String
+    /// The open `sd_journal` (``JournalReader+Files.swift`` reads it too).
+    let journal: OpaquePointer
+    let source: String
 
     /// Opens the machine's journal (`sd_journal_open`), by default this machine's files only.
     public init(flags: OpenFlags = [.localOnly]) throws(SystemdError) {
@@ -49,6 +50,19 @@ public final class JournalReader {
         _ = try sdCall("sd_journal_open_directory", on: directory) { sd_journal_open_directory(&raw, directory, 0) }
         journal = raw!
         source = directory
+        sd_journal_set_data_threshold(journal, 0)
+    }
+
+    /// Opens exactly the journal files `paths` (`sd_journal_open_files`), e.g. systemd-journal-remote's
+    /// `remote-HOST.journal` files of several hosts; `source` names them in errors.
+    public init(files paths: [String], source: String) throws(SystemdError) {
+        var raw: OpaquePointer?
+        let copies = paths.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var list: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+        _ = try sdCall("sd_journal_open_files", on: source) { sd_journal_open_files(&raw, &list, 0) }
+        journal = raw!
+        self.source = source
         sd_journal_set_data_threshold(journal, 0)
     }
 
