@@ -165,16 +165,18 @@ outage_round() {
     done
     pass "outage: every uploader's upload failed and systemd restarts it:${summary%;}"
     summary=""
+    local h r lacking=1 cursors=1
     for name in "${hosts[@]}"; do
-        local h r
         h=$(host_entries "$name" | grep -c .)
         r=$(receiver_entries "$name" | grep -c .)
         summary+=" $name $r of $h;"
-        [[ $r -lt $h ]] || { fail "outage: the receiver holds all $h entries of $name although it was down for the round"; return; }
-        cursor=$(ct_exec "$name" sed -n 's/^LAST_CURSOR=//p' /var/lib/private/systemd/journal-upload/state)
-        [[ -n "$cursor" ]] || { fail "outage: $name has no saved cursor in /var/lib/private/systemd/journal-upload/state"; return; }
+        [[ $r -lt $h ]] || { fail "outage: the receiver holds all $h entries of $name although it was down for the round"; lacking=0; }
+        cursor=$(ct_exec "$name" sed -n 's/^LAST_CURSOR=//p' /var/lib/private/systemd/journal-upload/state 2>/dev/null)
+        [[ -n "$cursor" ]] || { fail "outage: $name has no saved cursor in /var/lib/private/systemd/journal-upload/state"; cursors=0; }
     done
-    pass "outage: the receiver lacks the round's entries (receiver of host:${summary%;}); every host has a saved cursor"
+    [[ $lacking -eq 0 || $cursors -eq 0 ]] ||
+        pass "outage: the receiver lacks the round's entries (receiver of host:${summary%;}); every host has a saved cursor"
+    # Back, whatever the checks above said: the resume is checked either way.
     ct_exec "$receiver" systemctl start systemd-journal-remote.socket ||
         { fail "outage: systemctl start systemd-journal-remote.socket on $receiver"; return; }
     wait_in_sync "after the outage: the uploads resumed from the saved cursor" 120
