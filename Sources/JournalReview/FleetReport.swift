@@ -18,7 +18,7 @@ public enum FleetReport {
         """
         page += cards(summary)
         page += "<h2>Exit → READY per app across hosts</h2>\n"
-        page += "<p class=\"note\">Each dot is one host's median relaunch of the app (systemd saw the process exit → the new instance's READY=1); the bar marks the app's median over every relaunch, the dashed line its p95.</p>\n"
+        page += "<p class=\"note\">Each dot is one host's median relaunch of the app (systemd saw the process exit → the new instance's READY=1); the solid line marks the app's median over every relaunch, the dashed line its p95.</p>\n"
         page += FleetReportPlots.relaunchPlot(summary)
         page += "<h2>Discarded saved state by reason, per host</h2>\n"
         page += FleetReportPlots.discardPlot(summary, rows: hostRows)
@@ -49,7 +49,7 @@ public enum FleetReport {
     private static func table(_ kind: String, _ groups: [String: TimelineTotals], limit: Int) -> String {
         let rows = TimelineTotals.worstFirst(groups)
         var out = "<table><tr><th>\(kind)</th><th>incidents</th><th>kills</th><th>restores</th><th>discards</th>"
-            + "<th>by reason</th><th>relaunch median</th><th>p95</th></tr>\n"
+            + "<th class=\"l\">by reason</th><th>relaunch median</th><th>p95</th></tr>\n"
         for (name, totals) in rows.prefix(limit) {
             let reasons = totals.discardsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             out += "<tr><td>\(escape(name))</td><td>\(totals.incidents)</td><td>\(totals.kills)</td>"
@@ -85,7 +85,8 @@ public enum FleetReport {
     .cards{display:flex;flex-wrap:wrap;gap:10px;margin-top:14px}.card{border:1px solid #d8dde6;border-radius:6px;\
     padding:8px 14px;min-width:92px}.card .v{font-size:20px;font-weight:600}.card .k{color:#5b6475;font-size:12px}\
     table{border-collapse:collapse;font-size:12px}td,th{padding:3px 10px;border-bottom:1px solid #e6e9ef;\
-    text-align:right}th{background:#f3f5f8}td:first-child,th:first-child,td.l{text-align:left}\
+    text-align:right;white-space:nowrap}th{background:#f3f5f8}td:first-child,th:first-child,.l{text-align:left}\
+    td.l{white-space:normal}\
     svg text{font:11px system-ui,sans-serif;fill:#1d2433}
     """
 }

@@ -13,14 +13,21 @@ enum FleetReportPlots {
                 if let median = TimelineSummary.percentile(50, of: values) { medians[app, default: []].append((machine, median)) }
             }
         }
-        let top = apps.flatMap { [$0.totals.relaunchP95USec ?? 0] + (medians[$0.name] ?? []).map(\.usec) }.max() ?? 1
-        let (step, limit) = ticks(maximum: Double(top) / 1000)
+        var shown: [UInt64] = []
+        for (app, totals) in apps {
+            shown += [totals.relaunchP95USec ?? 0, totals.relaunchMedianUSec ?? 0] + (medians[app] ?? []).map(\.usec)
+        }
+        // The axis spans the values shown (not from 0), so that hosts a few ms apart stay apart.
+        let (low, high) = (Double(shown.min() ?? 0) / 1000, Double(shown.max() ?? 1) / 1000)
+        let (step, _) = ticks(maximum: max(high - low, 0.01))
+        let start = (low / step).rounded(.down) * step
+        let limit = max((high / step).rounded(.up) * step, start + step)
         let (left, right, row, axis) = (170.0, 20.0, 58.0, 34.0)
         let height = Double(apps.count) * row + axis + 8
-        let x = { (ms: Double) in left + (width - left - right) * ms / limit }
+        let x = { (ms: Double) in left + (width - left - right) * (ms - start) / (limit - start) }
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
             + "viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"relaunch times per app\">\n"
-        var tick = 0.0
+        var tick = start
         while tick <= limit + step / 2 {
             let at = format(x(tick))
             svg += "<line x1=\"\(at)\" y1=\"4\" x2=\"\(at)\" y2=\"\(format(height - axis))\" stroke=\"#e6e9ef\"/>"
@@ -36,14 +43,15 @@ enum FleetReportPlots {
             svg += "<text x=\"0\" y=\"\(format(middle + 11))\" fill=\"#5b6475\">\(hosts.count) \(hosts.count == 1 ? "host" : "hosts"), \(totals.relaunchUSec.count) relaunches</text>\n"
             svg += "<rect x=\"\(format(left))\" y=\"\(format(top + 3))\" width=\"\(format(width - left - right))\" height=\"\(format(row - 6))\" fill=\"\(index % 2 == 0 ? "#f7f9fc" : "#ffffff")\"/>\n"
             for (machine, usec) in hosts {
-                let jitter = Double(hash(machine) % 1000) / 1000 * (row - 18) - (row - 18) / 2
+                // Spread over the row's middle, clear of the labels at its top and bottom.
+                let jitter = Double(hash(machine) % 1000) / 1000 * (row - 34) - (row - 34) / 2
                 svg += "<circle cx=\"\(format(x(Double(usec) / 1000)))\" cy=\"\(format(middle + jitter))\" r=\"3\" fill=\"\(color)\" fill-opacity=\"0.55\"/>"
             }
             if let median = totals.relaunchMedianUSec, let p95 = totals.relaunchP95USec {
                 let (m, p) = (format(x(Double(median) / 1000)), format(x(Double(p95) / 1000)))
                 svg += "\n<line x1=\"\(m)\" y1=\"\(format(top + 5))\" x2=\"\(m)\" y2=\"\(format(top + row - 5))\" stroke=\"#1d2433\" stroke-width=\"2.5\"/>"
                 svg += "<line x1=\"\(p)\" y1=\"\(format(top + 5))\" x2=\"\(p)\" y2=\"\(format(top + row - 5))\" stroke=\"#1d2433\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>"
-                svg += "<text x=\"\(m)\" y=\"\(format(top + 14))\" dx=\"4\">median \(TimelineRenderer.milliseconds(median))</text>"
+                svg += "<text x=\"\(m)\" y=\"\(format(top + 14))\" dx=\"-4\" text-anchor=\"end\">median \(TimelineRenderer.milliseconds(median))</text>"
                 svg += "<text x=\"\(p)\" y=\"\(format(top + row - 8))\" dx=\"4\">p95 \(TimelineRenderer.milliseconds(p95))</text>\n"
             }
         }

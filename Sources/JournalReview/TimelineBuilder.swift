@@ -237,21 +237,4 @@ public struct TimelineBuilder: Sendable {
             fields: fields
         ))
     }
-
-    /// An app on one machine: the key of open incidents.
-    private struct AppOnMachine: Hashable {
-        var machine: String
-        var app: String
-    }
-
-    /// Where an entry was written: its machine and boot, as journald recorded them.
-    private struct Host: Hashable {
-        var machine: String
-        var boot: String
-
-        init(_ record: JournalRecord) {
-            machine = record.machineID
-            boot = record.bootID
-        }
-    }
 }

@@ -7,44 +7,18 @@ import Systemd
 import Glibc
 #endif
 
-/// Where `relaunchctl journal` reads: the live journal, a folder, some files, or the live journal
-/// merged with systemd-journal-remote's folder.
-package enum JournalPlace: Equatable, Sendable {
-    /// This machine's journal (`sd_journal_open`, local files only).
-    case live
-    /// The journal files in a folder (`sd_journal_open_directory`), e.g. an export or journal-remote's.
-    case directory(String)
-    /// Exactly these journal files (`sd_journal_open_files`).
-    case files([String])
-    /// This machine's journal and /var/log/journal/remote, as `journalctl --merge` reads both.
-    case merge
-
-    /// Where systemd-journal-remote writes by default.
-    static let remoteDirectory = "/var/log/journal/remote"
-
-    /// How errors name the place.
-    var name: String {
-        switch self {
-        case .live: "the journal"
-        case .directory(let path): "the journal files in \(path)"
-        case .files(let paths): paths.count == 1 ? "the journal file \(paths[0])" : "the journal files \(paths.joined(separator: ", "))"
-        case .merge: "the journal and \(Self.remoteDirectory)"
-        }
-    }
-}
-
 /// Reads the timeline from a ``JournalPlace``, one host after another and an incident at a time.
 ///
-/// A first pass reads permissiond's entries of every selected host at once, each host's into its own
-/// ``TimelineStream/Plan`` (by `_MACHINE_ID`); then each host's second pass reads only that host's
-/// entries: the MESSAGE_ID matches in conjunction with `_MACHINE_ID=` (the journal's index finds
-/// them; with one host the match is left out). `--host` adds its hosts to both passes' matches, so a
-/// review of one host of many reads only that host's entries. Of each entry only the fields the
-/// timeline reads are copied (``JournalFieldPicker``), journald's trusted fields among them, and a
-/// record is built only for an entry ``JournalTrust`` believes and that can join an incident.
+/// The hosts are the files' `_MACHINE_ID` values (`sd_journal_query_unique`: the field indexes, not
+/// the entries), or those `--host` names. Each host is read with the two passes of
+/// ``TimelineStream`` on its own: permissiond's entries, then every matched entry, each pass's
+/// MESSAGE_ID matches in conjunction with `_MACHINE_ID=` (with one host in the files the match is
+/// left out), so the journal's index finds that host's entries and no other's, and a review of one
+/// host of many reads only that host's. Of each entry only the fields the timeline reads are copied
+/// (``JournalFieldPicker``), journald's trusted fields among them, and a record is built only for an
+/// entry ``JournalTrust`` believes and that can join an incident.
 enum JournalSource {
-    /// What the first pass found: the hosts with permission changes, in the order they are reviewed
-    /// (by hostname, then machine id).
+    /// The hosts to review, in order (by hostname, then machine id).
     struct Hosts {
         /// Machine ids in review order.
         var machines: [String]
@@ -67,35 +41,39 @@ enum JournalSource {
             throw CLIError(.failed, "cannot read \(place.name): \(error)")
         }
         do {
-            let hostMatches = try matches(forHosts: hosts, in: reader, place: place)
+            let all = try reader.uniqueValues(of: "_MACHINE_ID")
+            // With one machine in the files (or none named) no match is needed to read only its entries.
+            let matchMachine = all.count > 1
+            let selected = try machines(forHosts: hosts, all: all, in: reader, place: place)
             var picker = JournalFieldPicker(TimelineStream.fieldNames)
             let trust = trust(place: place)
 
-            var plans: [String: TimelineStream.Plan] = [:]
+            // Each host's name, from its first entry the timeline matches; a host with none is skipped.
             var hostnames: [String: String] = [:]
-            try select(TimelineStream.daemonMessageIDs, and: hostMatches, sinceUSec: sinceUSec, in: reader)
-            while let realtime = try next(reader, sinceUSec: sinceUSec) {
-                try reader.pick(&picker)
-                let record = JournalRecord(realtimeUSec: realtime, fields: picker.fields)
-                let machine = record.machineID
-                plans[machine, default: TimelineStream.Plan(trust: trust)].add(record)
-                if hostnames[machine] == nil { hostnames[machine] = record["_HOSTNAME"] }
+            for machine in selected {
+                try select(TimelineReport.messageIDs, and: matchMachine ? [[("_MACHINE_ID", machine)]] : [],
+                           sinceUSec: nil, in: reader)
+                if try reader.next() { hostnames[machine] = try reader.field("_HOSTNAME") ?? "" }
             }
-            let machines = plans.keys.sorted { (hostnames[$0]!, $0) < (hostnames[$1]!, $1) }
-            begin(Hosts(machines: machines, hostnames: hostnames))
+            let order = hostnames.keys.sorted { (hostnames[$0]!, $0) < (hostnames[$1]!, $1) }
+            begin(Hosts(machines: order, hostnames: hostnames))
 
             var ignored: [JournalTrust.Reason: Int] = [:]
-            for machine in machines {
-                var stream = TimelineStream(plans.removeValue(forKey: machine)!)
-                // One host: no match needed. An entry without _MACHINE_ID cannot be matched: read all,
-                // keep its own.
-                let own = machines.count == 1 || machine.isEmpty ? hostMatches : [[("_MACHINE_ID", machine)]]
+            for machine in order {
+                let own = matchMachine ? [[("_MACHINE_ID", machine)]] : []
+                var plan = TimelineStream.Plan(trust: trust)
+                try select(TimelineStream.daemonMessageIDs, and: own, sinceUSec: sinceUSec, in: reader)
+                while let realtime = try next(reader, sinceUSec: sinceUSec) {
+                    try reader.pick(&picker)
+                    let record = JournalRecord(realtimeUSec: realtime, fields: picker.fields)
+                    if !matchMachine || record.machineID == machine { plan.add(record) }
+                }
+                var stream = TimelineStream(consume plan)
                 try select(TimelineReport.messageIDs, and: own, sinceUSec: sinceUSec, in: reader)
                 while let realtime = try next(reader, sinceUSec: sinceUSec) {
                     try reader.pick(&picker)
                     let entry = PickedEntry(picker: picker)
-                    guard machines.count == 1 || (entry.value(of: .machineID) ?? "") == machine,
-                          stream.admit(entry) else { continue }
+                    guard !matchMachine || entry.value(of: .machineID) == machine, stream.admit(entry) else { continue }
                     guard stream.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) else { break }
                     for incident in stream.takeFinished() { take(incident) }
                 }
@@ -116,63 +94,36 @@ enum JournalSource {
         case .live: try JournalReader(flags: [.localOnly])
         case .directory(let path): try JournalReader(directory: path)
         case .files(let paths): try JournalReader(files: paths, source: place.name)
-        case .merge: try JournalReader(files: mergedFiles(), source: place.name)
+        case .merge: try JournalReader(files: JournalPlace.mergedFiles(), source: place.name)
         }
     }
 
-    /// The files `journalctl --merge` reads of this machine's journal and journal-remote's: every
-    /// journal file in /var/log/journal and /run/log/journal and their subfolders (each machine's
-    /// folder, journal-remote's `remote`).
-    static func mergedFiles() -> [String] {
-        var files: [String] = []
-        for root in ["/run/log/journal", "/var/log/journal"] {
-            for name in folderNames(root) {
-                let path = root + "/" + name
-                if isJournalFile(name) { files.append(path); continue }
-                files += folderNames(path).filter(isJournalFile).map { path + "/" + $0 }
-            }
-        }
-        return files.sorted()
-    }
-
-    private static func isJournalFile(_ name: String) -> Bool {
-        name.hasSuffix(".journal") || name.hasSuffix(".journal~")
-    }
-
-    private static func folderNames(_ path: String) -> [String] {
-        guard let folder = opendir(path) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
-    }
-
-    /// The matches that select `hosts` (a disjunction: `_MACHINE_ID=` for a machine id of the files,
-    /// `_HOSTNAME=` for a hostname), or none for all hosts.
+    /// The machine ids `hosts` name (each a machine id of the files, or a hostname: the machines whose
+    /// entries show it), in the order named; every machine of the files (`all`) when `hosts` is empty.
     /// - Throws: a one-line ``CLIError`` for a name that is no host of the files.
-    static func matches(
-        forHosts hosts: [String], in reader: JournalReader, place: JournalPlace
-    ) throws -> [[(String, String)]] {
-        guard !hosts.isEmpty else { return [] }
-        let machines = Set(try reader.uniqueValues(of: "_MACHINE_ID"))
+    static func machines(
+        forHosts hosts: [String], all: [String], in reader: JournalReader, place: JournalPlace
+    ) throws -> [String] {
+        guard !hosts.isEmpty else { return all.isEmpty ? [""] : all }
+        let machines = Set(all)
         let hostnames = try reader.uniqueValues(of: "_HOSTNAME")
-        let known = Set(hostnames)
-        var group: [(String, String)] = []
+        var chosen: [String] = []
         for host in hosts {
             if machines.contains(host) {
-                group.append(("_MACHINE_ID", host))
-            } else if known.contains(host) {
-                group.append(("_HOSTNAME", host))
+                chosen.append(host)
+            } else if hostnames.contains(host) {
+                try select(TimelineReport.messageIDs, and: [[("_HOSTNAME", host)]], sinceUSec: nil, in: reader)
+                while try reader.next() {
+                    if let machine = try reader.field("_MACHINE_ID") { chosen.append(machine) }
+                }
             } else {
                 let listed = hostnames.prefix(5).joined(separator: ", ") + (hostnames.count > 5 ? ", …" : "")
                 throw CLIError(.failed, "no host \(Echo.quoted(host)) in \(place.name) "
                     + "(\(hostnames.count) \(hostnames.count == 1 ? "host" : "hosts")\(hostnames.isEmpty ? "" : ": " + listed))")
             }
         }
-        return [group]
+        var seen: Set<String> = []
+        return chosen.filter { seen.insert($0).inserted }
     }
 
     /// The rules for the journal read: whose entries are permissiond's, and the apps' units.

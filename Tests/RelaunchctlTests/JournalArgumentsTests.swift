@@ -9,7 +9,7 @@ import Testing
 @Suite("relaunchctl journal's plain-argument reader")
 struct JournalArgumentsTests {
     /// Arguments after `journal`, and whether the plain reader should read them itself.
-    /// `$DIR` and `$OTHER` stand for existing folders, `$ODD` for one named `a=b ü`.
+    /// `$DIR` and `$OTHER` stand for existing folders, `$ODD` for one named `a=b ü`, `$FILE` for a file.
     struct Case: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         var plain: Bool
@@ -115,6 +115,32 @@ struct JournalArgumentsTests {
         Case(["--app", String(repeating: "x", count: 100_000)], plain: false),
         Case(["--directory", "$DIR/" + String(repeating: "x", count: 5000)], plain: false),
         Case([String(repeating: "-", count: 3000)], plain: false),
+        // Fleet review: --file and --host collect every one, --merge is a flag, --report takes a path.
+        Case(["--merge"], plain: true),
+        Case(["--host", "fleet-a"], plain: true),
+        Case(["--host=fleet-a", "--host", "0123456789abcdef0123456789abcdef"], plain: true),
+        Case(["--report", "/tmp/fleet.html"], plain: true),
+        Case(["--report=/tmp/fleet.html", "--report", "/tmp/other.html"], plain: true),
+        Case(["--file", "$FILE"], plain: true),
+        Case(["--file=$FILE", "--file", "$FILE"], plain: true),
+        Case(["--json", "--host", "a", "--directory", "$DIR", "--report=/tmp/r.html", "--host=b"], plain: true),
+        Case(["--merge", "--host", "fleet-a", "--app", "checkin-demo", "--since", "-1h"], plain: true),
+        Case(["--file", "$FILE", "$FILE"], plain: false),
+        Case(["--file", "$FILE", "--file"], plain: false),
+        Case(["--file", "/nonexistent.journal"], plain: false),
+        Case(["--file", "$DIR"], plain: false),
+        Case(["--file", "-"], plain: false),
+        Case(["--merge=true"], plain: false),
+        Case(["--merge", "--directory", "$DIR"], plain: false),
+        Case(["--file", "$FILE", "--directory", "$DIR"], plain: false),
+        Case(["--host"], plain: false),
+        Case(["--host", ""], plain: false),
+        Case(["--host="], plain: false),
+        Case(["--host", "--json"], plain: false),
+        Case(["--host", "a", "b"], plain: false),
+        Case(["--report"], plain: false),
+        Case(["--report", ""], plain: false),
+        Case(["--report", "--json"], plain: false),
     ]
 
     @Test("reads plain arguments exactly as ArgumentParser does, and leaves all others to it", arguments: cases)
@@ -122,14 +148,18 @@ struct JournalArgumentsTests {
         let folder = try TemporaryFolder()
         let other = folder.path + "/other"
         let odd = folder.path + "/a=b ü"
+        let file = folder.path + "/remote-fleet-a.journal"
         mkdir(other, 0o755)
         mkdir(odd, 0o755)
+        try folder.write("remote-fleet-a.journal", "")
         defer {
             rmdir(other)
             rmdir(odd)
+            unlink(file)
         }
         let arguments = test.arguments.map {
             $0.replacing("$DIR", with: folder.path).replacing("$OTHER", with: other).replacing("$ODD", with: odd)
+                .replacing("$FILE", with: file)
         }
 
         let plain = JournalOptions(plainArguments: arguments)

@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <systemd/sd-journal.h>
 
 /* The MESSAGE_IDs the timeline joins: Relaunch's eight (RelaunchContract.MessageID), then systemd's
@@ -48,6 +49,13 @@ int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;
+    }
+    /* sd_journal keeps every file open: a fleet's folder holds one per host (relaunchctl raises its
+     * limit the same way). */
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
     }
     sd_journal *j;
     int r = sd_journal_open_directory(&j, argv[1], 0);
