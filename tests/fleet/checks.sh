@@ -1,0 +1,183 @@
+# tests/fleet/run's checks, run once every container is up. Sourced after fleet-lib.sh.
+
+certs=/root/fleet-certs
+# Not compared before install and after uninstall, besides what tests/host/run leaves out: apt's and
+# dpkg's own records and caches, and ldconfig's (the package itself is checked with dpkg-query).
+snapshot_prune=(/var/cache/apt /var/lib/apt /var/log/apt /var/log/dpkg.log /var/lib/dpkg /var/cache/debconf
+    /var/cache/ldconfig)
+
+# app_key APP KEY: the last KEY= of the app's registration in the checkout.
+app_key() { sed -n "s/^[[:space:]]*$2[[:space:]]*=[[:space:]]*//p" "$repo/systemd/apps.d/$1.conf" | tail -n 1; }
+# toggles: "app unit permission" of every app with a permission whose change kills it (not location).
+toggles() {
+    local app list perm
+    # shellcheck source=../../scripts/lib/project-apps.sh
+    source "$repo/scripts/lib/project-apps.sh"
+    while read -r app; do
+        list=$(app_key "$app" Permissions)
+        [[ -n "$list" ]] || list="camera microphone photos contacts calendars location"
+        for perm in $list; do
+            [[ $perm == location ]] || { echo "$app $(app_key "$app" Unit) $perm"; break; }
+        done
+    done < <(project_apps "$repo")
+}
+
+# The toggle round a host runs: each app's permission denied, then allowed; each change kills the app
+# (a new invocation, awaited 30 s) and systemd relaunches it (wait-ready, 60 s).
+toggle_script='
+while read -r app unit perm; do
+    for state in denied allowed; do
+        before=$(systemctl show -P InvocationID "$unit")
+        relaunchctl permission set "$app" "$perm" "$state" || exit 1
+        i=0
+        while [ "$(systemctl show -P InvocationID "$unit")" = "$before" ]; do
+            i=$((i + 1))
+            [ $i -lt 300 ] || { echo "$app: still invocation $before 30 s after $perm $state"; exit 1; }
+            sleep 0.1
+        done
+        relaunchctl app --app "$app" wait-ready --timeout 60 || exit 1
+    done
+done <<EOF
+$0
+EOF'
+
+toggle_round() {
+    local label=$1
+    targets=("${hosts[@]}")
+    in_each "$label" sh -c "$toggle_script" "$(toggles)"
+}
+
+# wait_units STATE SECONDS NAME UNIT...: until UNIT is STATE (is-active) in NAME; FAIL with what it was.
+wait_unit_active() {
+    local name=$1 unit=$2 deadline=$((SECONDS + $3)) state
+    while :; do
+        state=$(ct_exec "$name" systemctl is-active "$unit")
+        [[ $state == active ]] && { pass "$name: $unit is active and $(ct_exec "$name" systemctl is-enabled "$unit")"; return 0; }
+        [[ $SECONDS -lt $deadline ]] || break
+        sleep 0.2
+    done
+    fail "$name: $unit is $state after $3 s:"
+    ct_exec "$name" journalctl -q -n 10 --no-pager -u "$unit" | sed 's/^/    | /'
+    return 1
+}
+
+# snapshots WHEN: every container's file list, at once, into $logs/files.WHEN-NAME. (Not a bare
+# `wait`: that would wait for the containers too.)
+snapshots() {
+    local name
+    local -a pids=()
+    for name in "${all[@]}"; do
+        ct_snapshot "$name" "$logs/files.$1-$name" "${snapshot_prune[@]}" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+}
+
+run_checks() {
+    local name status t0 i
+    for name in "${all[@]}"; do
+        machine_id[$name]=$(ct_exec "$name" cat /etc/machine-id)
+    done
+    if [[ $(printf '%s\n' "${machine_id[@]}" | LC_ALL=C sort -u | grep -c .) -eq ${#all[@]} ]]; then
+        pass "machine ids: four, all different (${machine_id[*]})"
+    else
+        fail "machine ids are not all different: ${machine_id[*]}"
+    fi
+    snapshots before
+
+    # --- install: the receiver (which builds once for all), then the hosts ----------------------------------
+    t0=$SECONDS
+    ct_exec "$receiver" nice -n 10 scripts/install --fleet-receiver --fleet-ca "$certs/ca.pem" \
+        --fleet-cert "$certs/$receiver.pem" --fleet-key "$certs/$receiver.key" >"$logs/install-$receiver.log" 2>&1
+    status=$?
+    record "$receiver: scripts/install --fleet-receiver (build, files, units) in $((SECONDS - t0)) s" "$logs/install-$receiver.log" $status
+    [[ $status -eq 0 ]] || return
+    wait_unit_active "$receiver" systemd-journal-remote.socket 10 || return
+    t0=$SECONDS
+    targets=("${hosts[@]}")
+    in_each install sh -c 'exec scripts/install --bin-dir "$PWD/.build/release" --fleet-upload "https://$0" \
+        --fleet-ca "$1/ca.pem" --fleet-cert "$1/$(hostname).pem" --fleet-key "$1/$(hostname).key"' "$receiver" "$certs" ||
+        return
+    echo "    (the hosts' installs took $((SECONDS - t0)) s)"
+    for name in "${hosts[@]}"; do
+        wait_unit_active "$name" systemd-journal-upload.service 30 || return
+    done
+    wait_in_sync "after install" 90 || return
+
+    # --- rounds of toggles, the receiver up -------------------------------------------------------------------
+    toggle_round toggle-1 || return
+    wait_in_sync "round 1" 90
+    review_each "round 1"
+
+    # --- a round with the receiver down -----------------------------------------------------------------------
+    outage_round
+    review_each "after the outage"
+    review_all
+
+    # --- uninstall ----------------------------------------------------------------------------------------------
+    targets=("${all[@]}")
+    in_each uninstall scripts/uninstall --purge
+    snapshots after
+    for name in "${all[@]}"; do
+        if diff -u "$logs/files.before-$name" "$logs/files.after-$name" >"$logs/files-$name.diff"; then
+            pass "$name: uninstall --purge: the file list is the one before install ($(wc -l <"$logs/files.after-$name") paths)"
+        else
+            fail "$name: uninstall --purge: the file list differs ($logs/files-$name.diff; + left behind, - removed):"
+            grep -E '^[+-][^+-]' "$logs/files-$name.diff" | head -n 10 | sed 's/^/    | /'
+        fi
+        if ct_exec "$name" dpkg-query -W -f='${Status}' systemd-journal-remote 2>/dev/null | grep -q 'ok installed' ||
+            ct_exec "$name" getent passwd systemd-journal-remote >/dev/null ||
+            ct_exec "$name" pgrep -f 'systemd-journal-(remote|upload)' >/dev/null; then
+            fail "$name: uninstall left systemd-journal-remote's package, user or a process"
+        else
+            pass "$name: uninstall purged systemd-journal-remote (installed by scripts/install), its user, no process left"
+        fi
+    done
+}
+
+# outage_round: the receiver stops; the hosts toggle; each uploader fails and waits; the receiver
+# lacks the round; it starts again; uploads resume from the saved cursor, nothing missing or twice.
+outage_round() {
+    local name deadline state restarts summary="" cursor
+    local -A restarts_before=()
+    ct_exec "$receiver" systemctl stop systemd-journal-remote.socket systemd-journal-remote.service ||
+        { fail "outage: systemctl stop systemd-journal-remote.socket on $receiver"; return; }
+    for name in "${hosts[@]}"; do
+        restarts_before[$name]=$(ct_exec "$name" systemctl show -P NRestarts systemd-journal-upload.service)
+    done
+    toggle_round toggle-2-receiver-down || return
+    # Each uploader tried, failed and was restarted by systemd at least once (60 s).
+    for name in "${hosts[@]}"; do
+        deadline=$((SECONDS + 60))
+        while :; do
+            restarts=$(ct_exec "$name" systemctl show -P NRestarts systemd-journal-upload.service)
+            [[ $restarts -gt ${restarts_before[$name]} ]] && break
+            [[ $SECONDS -lt $deadline ]] || break
+            sleep 0.2
+        done
+        state=$(ct_exec "$name" systemctl is-active systemd-journal-upload.service)
+        if [[ $restarts -gt ${restarts_before[$name]} ]]; then
+            summary+=" $name: restarted ${restarts_before[$name]} -> $restarts times, now $state;"
+        else
+            fail "outage: $name's uploader did not fail while the receiver was down (NRestarts $restarts, $state after 60 s)"
+            return
+        fi
+    done
+    pass "outage: every uploader's upload failed and systemd restarts it:${summary%;}"
+    summary=""
+    local h r lacking=1 cursors=1
+    for name in "${hosts[@]}"; do
+        h=$(host_entries "$name" | grep -c .)
+        r=$(receiver_entries "$name" | grep -c .)
+        summary+=" $name $r of $h;"
+        [[ $r -lt $h ]] || { fail "outage: the receiver holds all $h entries of $name although it was down for the round"; lacking=0; }
+        cursor=$(ct_exec "$name" sed -n 's/^LAST_CURSOR=//p' /var/lib/private/systemd/journal-upload/state 2>/dev/null)
+        [[ -n "$cursor" ]] || { fail "outage: $name has no saved cursor in /var/lib/private/systemd/journal-upload/state"; cursors=0; }
+    done
+    [[ $lacking -eq 0 || $cursors -eq 0 ]] ||
+        pass "outage: the receiver lacks the round's entries (receiver of host:${summary%;}); every host has a saved cursor"
+    # Back, whatever the checks above said: the resume is checked either way.
+    ct_exec "$receiver" systemctl start systemd-journal-remote.socket ||
+        { fail "outage: systemctl start systemd-journal-remote.socket on $receiver"; return; }
+    wait_in_sync "after the outage: the uploads resumed from the saved cursor" 120
+}
