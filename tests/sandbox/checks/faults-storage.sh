@@ -63,29 +63,39 @@ fault_assert_restored_from() {
         "ARCHIVE_SOURCE of app launched"
 }
 
+# fault_expect_fd_store_restore TEXT ERROR: the file cannot be written (ERROR, strerror's words): with the
+# modal holding TEXT, background and SIGKILL; the modal comes back from the fd store's copy, the killed
+# instance said the file failed and why, and no archive file was left.
+fault_expect_fd_store_restore() {
+    fault_background_then_kill "$1" fdstore
+    wait_until 60 fault_warning_logged "$DEMO_OLD_INVOCATION" "could not keep the saved state file"
+    assert_contains "$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" \
+        ARCHIVE_COPY=file | jq -r .ERROR)" "$2" "ERROR of the file's failure"
+    in_sandbox test ! -e "$DEMO_ARCHIVE" || fail "$DEMO_ARCHIVE exists although it could not be written ($2)"
+    fault_assert_restored_from fdstore
+}
+
 # fault_restart_app: a fresh start of the app (drops its fd store), ready again.
 fault_restart_app() {
     in_sandbox systemctl restart "$DEMO_UNIT"
     demo_wait_ready
 }
 
+# fault_fresh_app_with_drop_in NAME TEXT: the app force-quit (no saved state), then started again under
+# the drop-in NAME holding TEXT; the EXIT trap removes it and restarts the app without it.
+fault_fresh_app_with_drop_in() {
+    demo_restart_fresh
+    trap "fault_remove_drop_in '$DEMO_UNIT' '$1'; fault_restart_app" EXIT
+    fault_drop_in "$DEMO_UNIT" "$1" "$2"
+    fault_restart_app
+}
+
 check_fault_read_only_state_directory_restores_from_the_fd_store() {
     local text="read-only disk $$"
-    demo_restart_fresh
-    trap 'fault_remove_drop_in "$DEMO_UNIT" 90-relaunch-check-read-only.conf; fault_restart_app' EXIT
-    fault_drop_in "$DEMO_UNIT" 90-relaunch-check-read-only.conf "[Service]\nReadOnlyPaths=$FAULT_STATE_DIR\n"
-    fault_restart_app
+    fault_fresh_app_with_drop_in 90-relaunch-check-read-only.conf "[Service]\nReadOnlyPaths=$FAULT_STATE_DIR\n"
     assert_contains "$(unit_prop "$DEMO_UNIT" ReadOnlyPaths)" "$FAULT_STATE_DIR" "ReadOnlyPaths of the app"
     demo_open_modal "$text"
-    local invocation
-    invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
-    fault_background_then_kill "$text" fdstore
-    # The file could not be written, and the app said so and why.
-    wait_until 60 fault_warning_logged "$invocation" "could not keep the saved state file"
-    assert_contains "$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$invocation" ARCHIVE_COPY=file |
-        jq -r .ERROR)" "Read-only file system" "ERROR of the file's failure"
-    in_sandbox test ! -e "$DEMO_ARCHIVE" || fail "$DEMO_ARCHIVE exists although its directory was read-only"
-    fault_assert_restored_from fdstore
+    fault_expect_fd_store_restore "$text" "Read-only file system"
 }
 
 check_fault_full_state_directory_restores_from_the_fd_store() {
@@ -104,16 +114,10 @@ check_fault_full_state_directory_restores_from_the_fd_store() {
     assert_eq 0 "$(in_sandbox df --output=avail "$FAULT_STATE_DIR" | tail -n1 | tr -d ' ')" "free space in $FAULT_STATE_DIR"
     expect_exit 1 in_sandbox sh -c "head -c 4096 /dev/zero >$FAULT_STATE_DIR/.relaunch-check-probe"
     assert_contains "$EXPECT_OUTPUT" "No space left on device" "a write to the full state directory"
-    local invocation
-    invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
-    fault_background_then_kill "$text" fdstore
-    wait_until 60 fault_warning_logged "$invocation" "could not keep the saved state file"
-    assert_contains "$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$invocation" ARCHIVE_COPY=file |
-        jq -r .ERROR)" "No space left on device" "ERROR of the file's failure"
-    in_sandbox test ! -e "$DEMO_ARCHIVE" || fail "$DEMO_ARCHIVE exists on a full disk"
-    fault_assert_restored_from fdstore
+    fault_expect_fd_store_restore "$text" "No space left on device"
     # Space back: the next preservation writes both copies again.
     in_sandbox rm -f "$FAULT_STATE_DIR/.relaunch-check-filler" "$FAULT_STATE_DIR/.relaunch-check-probe"
+    local invocation
     invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
     demo_call Background >/dev/null
     wait_until 60 fault_entry_logged "$invocation" "$FAULT_PRESERVED_ID" '.ARCHIVE_COPIES == "file,fdstore"'
@@ -122,12 +126,9 @@ check_fault_full_state_directory_restores_from_the_fd_store() {
 
 check_fault_full_fd_store_restores_from_the_file() {
     local text="fd store full $$"
-    demo_restart_fresh
     # FileDescriptorStoreMax=0: the store is full before anything is in it. (Only the app's main process may
     # store fds in its unit, NotifyAccess=main, so nothing else can take the one slot of a store of 1.)
-    trap 'fault_remove_drop_in "$DEMO_UNIT" 90-relaunch-check-fd-store.conf; fault_restart_app' EXIT
-    fault_drop_in "$DEMO_UNIT" 90-relaunch-check-fd-store.conf '[Service]\nFileDescriptorStoreMax=0\n'
-    fault_restart_app
+    fault_fresh_app_with_drop_in 90-relaunch-check-fd-store.conf '[Service]\nFileDescriptorStoreMax=0\n'
     assert_eq 0 "$(unit_prop "$DEMO_UNIT" FileDescriptorStoreMax)" "FileDescriptorStoreMax of the app"
     demo_open_modal "$text"
     fault_background_then_kill "$text" file,fdstore
