@@ -122,3 +122,32 @@ check_fault_journald_stopped_apps_keep_running_and_relaunching() {
     wait_until 60 fault_entry_logged "$invocation" "$FAULT_PRESERVED_ID" '.ARCHIVE_COPIES == "file,fdstore"'
     demo_call Foreground >/dev/null
 }
+
+check_fault_journald_frozen_apps_keep_answering_and_relaunching() {
+    local text="journald frozen $$" round invocation restarts
+    demo_restart_fresh
+    demo_open_modal "$text"
+    invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
+    restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
+    # journald stops reading (its sockets stay): a sender that waits for it would wait forever.
+    trap 'in_sandbox systemctl kill --signal=CONT systemd-journald.service' EXIT
+    in_sandbox systemctl kill --signal=STOP systemd-journald.service
+    assert_eq T "$(in_sandbox ps -o state= -p "$(unit_prop systemd-journald.service MainPID)" | cut -c1)" "journald's state (stopped)"
+    # Each round logs two lifecycle entries and a preservation: far more than journald's socket queues.
+    for round in $(seq 1 30); do
+        demo_call Background >/dev/null
+        demo_call Foreground >/dev/null
+    done
+    assert_eq "$invocation" "$(unit_prop "$DEMO_UNIT" InvocationID)" "the app's instance after 60 calls (no watchdog abort)"
+    assert_eq "$restarts" "$(unit_prop "$DEMO_UNIT" NRestarts)" "NRestarts after 60 calls"
+    # A kill and relaunch with journald still frozen: the launch logs too.
+    demo_call Background >/dev/null
+    demo_kill_and_wait KILL
+    demo_assert_restored "$text"
+    in_sandbox systemctl kill --signal=CONT systemd-journald.service
+    trap - EXIT
+    # Reading again, journald gets the app's next entry, after one saying how many were dropped.
+    demo_call Background >/dev/null
+    wait_until 60 fault_warning_logged "$DEMO_NEW_INVOCATION" "log entries while journald was not reading them"
+    demo_call Foreground >/dev/null
+}
