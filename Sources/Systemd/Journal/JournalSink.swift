@@ -5,11 +5,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// Where ``JournalLogHandler``s write: journald via `sd_journal_sendv`, else a fallback descriptor.
+/// Where ``JournalLogHandler``s write: journald's native socket, never waiting for it (``JournalDatagram``),
+/// else a fallback descriptor.
 ///
-/// One sink is shared by every handler (``shared``); it never throws and never crashes. When journald
-/// is unreachable (no `/run/systemd/journal/socket`, or the send fails) each entry is written as one
-/// line to the fallback descriptor (stderr by default), serialized by a lock so lines do not interleave.
+/// One sink is shared by every handler (``shared``); it never throws, never crashes and never blocks on
+/// journald. When journald is unreachable (nothing listens on `/run/systemd/journal/socket`) each entry
+/// is written as one line to the fallback descriptor (stderr by default), serialized by a lock so lines
+/// do not interleave; when journald is not reading, entries are dropped and counted.
 public final class JournalSink: Sendable {
     /// The process-wide sink: journald, falling back to stderr.
     public static let shared = JournalSink()
