@@ -163,22 +163,38 @@ final class AppHost<App: HostableApp>: Sendable {
         updateStatus(core.terminating ? core.app.statusLine() + ", quitting" : core.app.statusLine())
     }
 
-    /// Preserves the app's state into both copies and logs `state preserved`.
+    /// Preserves the app's state into both copies and logs `state preserved` with the copies made
+    /// (ARCHIVE_COPIES); a copy that failed is logged apart, and only when neither was made is the
+    /// preservation an error.
     private func preserve(_ app: App) {
         let clock = ContinuousClock()
         let start = clock.now
+        let preservation: Preservation
         do {
-            let preservation = try app.preserve()
-            if let warning = preservation.warning { logger.warning("\(warning)") }
-            try savedState.store(preservation.bytes)
-            let elapsed = clock.now - start
-            logger.event(.statePreserved, "state preserved: \(preservation.bytes.count) bytes, generation \(preservation.generation)", [
-                "ARCHIVE_BYTES": "\(preservation.bytes.count)", "ARCHIVE_GENERATION": "\(preservation.generation)",
-                "DURATION_USEC": "\(elapsed.microseconds)", "ENCODE_USEC": "\(preservation.durationMicroseconds)",
-            ])
+            preservation = try app.preserve()
         } catch {
-            logger.error("could not preserve the app's state; a relaunch will start fresh", metadata: ["ERROR": "\(error)"])
+            logger.error("could not preserve the app's state; a relaunch will restore an older copy, if any, or start fresh", metadata: [
+                "ERROR": "\(error)",
+            ])
+            return
         }
+        if let warning = preservation.warning { logger.warning("\(warning)") }
+        let copies = savedState.store(preservation.bytes)
+        if let failure = copies.failure {
+            logger.error("\(failure)", metadata: [
+                "FILE_ERROR": "\(copies.failures[.file] ?? "")", "FDSTORE_ERROR": "\(copies.failures[.fdStore] ?? "")",
+            ])
+            return
+        }
+        for (copy, message) in copies.warnings {
+            logger.warning("\(message)", metadata: ["ARCHIVE_COPY": "\(copy.rawValue)", "ERROR": "\(copies.failures[copy] ?? "")"])
+        }
+        let elapsed = clock.now - start
+        logger.event(.statePreserved, "state preserved: \(preservation.bytes.count) bytes, generation \(preservation.generation), in \(copies.kept.map(\.place).joined(separator: " and "))", [
+            "ARCHIVE_BYTES": "\(preservation.bytes.count)", "ARCHIVE_GENERATION": "\(preservation.generation)",
+            "DURATION_USEC": "\(elapsed.microseconds)", "ENCODE_USEC": "\(preservation.durationMicroseconds)",
+            "ARCHIVE_COPIES": copies.journalValue,
+        ])
     }
 
     private func updateStatus(_ text: String) {

@@ -32,7 +32,7 @@ struct SavedState: Sendable {
     func candidates() -> [ArchiveCandidate] {
         var candidates: [ArchiveCandidate] = []
         do {
-            if let bytes = try file.read() { candidates.append(ArchiveCandidate(source: "file", bytes: bytes)) }
+            if let bytes = try file.read() { candidates.append(ArchiveCandidate(source: PreservedCopies.Copy.file.rawValue, bytes: bytes)) }
         } catch {
             logger.warning("could not read the saved state file; launching without it", metadata: ["ERROR": "\(error)"])
         }
@@ -52,7 +52,7 @@ struct SavedState: Sendable {
             do {
                 // The file's limit: one byte over it is enough for the planner to refuse it as too-large.
                 let bytes = try SealedMemoryFile.readAll(from: descriptor.fd, limit: ArchiveLimits.default.hard + 1)
-                candidates.append(ArchiveCandidate(source: "fdstore", bytes: bytes))
+                candidates.append(ArchiveCandidate(source: PreservedCopies.Copy.fdStore.rawValue, bytes: bytes))
             } catch {
                 logger.warning("could not read the fd store's saved state", metadata: ["ERROR": "\(error)"])
             }
@@ -60,21 +60,31 @@ struct SavedState: Sendable {
         return candidates
     }
 
-    /// Writes both copies: the file atomically, then a new sealed memfd replacing the stored one.
+    /// Writes both copies, each whatever became of the other: a new sealed memfd replacing the stored
+    /// one, then the file atomically.
     ///
-    /// - Throws: ``StorageError`` when the file cannot be written (the fd store copy is then not touched);
-    ///   a failure of the fd store alone is logged, since the file copy is enough to restore.
-    func store(_ bytes: [UInt8]) throws(StorageError) {
-        try file.write(bytes)
+    /// The memfd goes first: it takes microseconds where the file takes an fsync, so a kill during
+    /// the fsync (or a write stuck on a failing disk) still finds this preservation in the fd store.
+    /// - Returns: Which copies were made and why the others were not (``PreservedCopies``).
+    func store(_ bytes: [UInt8]) -> PreservedCopies {
+        var copies = PreservedCopies()
         do {
             let fd = try SealedMemoryFile.create(name: Self.fileDescriptorName, bytes: bytes)
             defer { close(fd) }
             // At most one copy is kept: FDSTOREREMOVE drops every fd of the name, then the new one goes in.
             try notifier.removeStoredFileDescriptors(named: Self.fileDescriptorName)
-            try notifier.storeFileDescriptor(fd, name: Self.fileDescriptorName)
+            if try !notifier.storeFileDescriptor(fd, name: Self.fileDescriptorName) {
+                copies.failed(.fdStore, because: "not run by systemd (no NOTIFY_SOCKET), so there is no fd store")
+            }
         } catch {
-            logger.warning("could not keep the saved state in the fd store; the file copy remains", metadata: ["ERROR": "\(error)"])
+            copies.failed(.fdStore, because: "\(error)")
         }
+        do {
+            try file.write(bytes)
+        } catch {
+            copies.failed(.file, because: "\(error)")
+        }
+        return copies
     }
 
     /// Deletes both copies; failures are logged (the next launch would discard the copy again).

@@ -179,7 +179,7 @@ struct ChildRun {
 }
 
 /// A bound AF_UNIX datagram socket that receives notify messages and the fds sent with them.
-private struct DatagramReceiver: ~Copyable {
+struct DatagramReceiver: ~Copyable {
     let fd: CInt
 
     init(path: String) throws {
