@@ -160,6 +160,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        .testTarget(
+            name: "RelaunchTestingTests",
+            dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
+        ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
         .testTarget(
