@@ -160,6 +160,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
+        // runs them inside it; elsewhere they are disabled.
+        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "Systemd"]),
         .testTarget(
             name: "RelaunchTestingTests",
             dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]

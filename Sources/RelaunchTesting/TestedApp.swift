@@ -40,8 +40,8 @@ public struct TestedApp: Sendable {
     /// How long a wait may take (launch, relaunch, stop) before it fails.
     public var timeout: Duration
 
-    private let bus: SystemBus
-    private let watch: UnitWatch
+    let bus: SystemBus
+    let watch: UnitWatch
 
     /// Attaches to the registered app `id` and waits until its running instance has finished
     /// launching (it is started when it is not running).
@@ -116,6 +116,16 @@ public struct TestedApp: Sendable {
     public func terminate() async throws(RelaunchTestingError) {
         try await systemd("StopUnit", [.string(unit), .string("replace")])
         try await waitUntilStopped(because: "systemctl stop")
+    }
+
+    /// Kills the app's main process with `signal` through systemd, as the system kills an app
+    /// (9, SIGKILL, by default: no chance to preserve), and waits until systemd has relaunched it.
+    /// - Returns: How it came back.
+    @discardableResult
+    public func kill(signal: Int32 = 9) async throws(RelaunchTestingError) -> Relaunch {
+        let before = try await watch.snapshot()
+        try await systemd("KillUnit", [.string(unit), .string("main"), .int32(signal)])
+        return try await waitUntilLaunched(otherThan: before.invocationID, because: "signal \(signal)")
     }
 
     /// Starts the app's unit through systemd and waits until it has finished launching.
@@ -220,7 +230,7 @@ public struct TestedApp: Sendable {
 
     /// Waits until the unit is active in an instance other than `oldInvocation` whose app says it
     /// finished launching, then reads how it launched.
-    private func waitUntilLaunched(otherThan oldInvocation: String?, because reason: String) async throws(RelaunchTestingError) -> Relaunch {
+    func waitUntilLaunched(otherThan oldInvocation: String?, because reason: String) async throws(RelaunchTestingError) -> Relaunch {
         let what = oldInvocation == nil ? "\(unit) to be active and \(id) to finish launching"
             : "a new instance of \(unit) to finish launching"
         let (invocation, snapshot) = try await watch.wait(for: "\(what) (\(reason))", timeout: timeout) {
@@ -274,7 +284,7 @@ public struct TestedApp: Sendable {
     // MARK: Calls
 
     @discardableResult
-    private func app1(_ member: String, _ arguments: [BusValue] = []) async throws(RelaunchTestingError) -> BusValues {
+    func app1(_ member: String, _ arguments: [BusValue] = []) async throws(RelaunchTestingError) -> BusValues {
         guard let busName else {
             throw RelaunchTestingError(.unknownApp, "\(id) serves no org.relaunch.App1 (its registration has no BusName=), so it cannot be driven")
         }
@@ -290,7 +300,7 @@ public struct TestedApp: Sendable {
             interface: BusInterface.permissions1.name, member: member, arguments, timeout: .seconds(60))
     }
 
-    private func systemd(_ member: String, _ arguments: [BusValue]) async throws(RelaunchTestingError) {
+    func systemd(_ member: String, _ arguments: [BusValue]) async throws(RelaunchTestingError) {
         try await bus.call(
             "systemd", destination: SystemdManager.destination, path: SystemdManager.path,
             interface: SystemdManager.managerInterface, member: member, arguments)
