@@ -62,7 +62,7 @@ let package = Package(
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
         .target(name: "RelaunchTesting", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
-        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
+        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "RelaunchTesting", "Systemd"]),
         // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
         // reader against ArgumentParser's reading of the same arguments.
         .target(
@@ -168,7 +168,7 @@ let package = Package(
             dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
         ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
-        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
+        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract", "RelaunchTesting"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every

@@ -37,13 +37,38 @@ public enum StateValue: Sendable, Hashable, Decodable, CustomStringConvertible {
         if case .object(let members) = self { members[key] } else { nil }
     }
 
-    /// The value at a dot-separated path of object keys (`modal.partySize`), or nil when absent.
+    /// The value at a dot-separated key path (`modal.partySize`), or nil when absent. A segment in
+    /// double quotes may hold dots and slashes (`restoredVia."TabViewController/CheckInViewController"`);
+    /// a number indexes an array (`paths.0`).
     public func value(at path: String) -> StateValue? {
         var current: StateValue? = self
-        for key in path.split(separator: ".", omittingEmptySubsequences: false) {
-            current = current?[String(key)]
+        for key in Self.segments(path) {
+            switch current {
+            case .object(let members)?: current = members[key]
+            case .array(let items)?: current = Int(key).flatMap { items.indices.contains($0) ? items[$0] : nil }
+            default: return nil
+            }
         }
         return current
+    }
+
+    /// The segments of a key path: split at dots outside double quotes, the quotes dropped.
+    static func segments(_ path: String) -> [String] {
+        var segments: [String] = []
+        var current = ""
+        var quoted = false
+        for character in path {
+            if character == "\"" {
+                quoted.toggle()
+            } else if character == "." && !quoted {
+                segments.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        segments.append(current)
+        return segments
     }
 
     /// The string, or nil for any other kind of value.
