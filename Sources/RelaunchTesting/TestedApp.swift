@@ -1,17 +1,37 @@
-public import RelaunchBus
-public import RelaunchContract
+internal import RelaunchBus
+// The permissions and states a test names (`.camera`, `.allowed`) are RelaunchContract's: exported, so
+// `import RelaunchTesting` is the one import a test needs.
+@_exported public import RelaunchContract
 internal import Systemd
 
 #if canImport(Glibc)
 internal import Glibc
 #endif
 
-/// A permission. (`RelaunchContract.Permission`, named here so a test needs one import.)
-public typealias Permission = RelaunchContract.Permission
-/// A permission's state. (`RelaunchContract.PermissionState`.)
-public typealias PermissionState = RelaunchContract.PermissionState
-/// Something the app's current screen accepts. (`RelaunchBus.AppElement`.)
-public typealias AppElement = RelaunchBus.AppElement
+/// Something the app's current screen accepts (App1's `Elements()`).
+public struct AppElement: Sendable, Hashable {
+    /// What can be done with it.
+    public enum Kind: String, Sendable, Hashable {
+        /// ``TestedApp/tap(_:)`` it.
+        case tap
+        /// ``TestedApp/type(_:into:)`` into it.
+        case type
+    }
+
+    /// The element or field name, e.g. `check-in` or `note`.
+    public var name: String
+    /// Tap or type.
+    public var kind: Kind
+    /// One line for people.
+    public var description: String
+
+    /// An element named `name` of kind `kind`.
+    public init(name: String, kind: Kind, description: String) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+    }
+}
 
 /// A registered Relaunch app running under systemd, driven from a test as a person would use it.
 ///
