@@ -23,12 +23,15 @@ let package = Package(
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
         .library(name: "RestorationKit", targets: ["RestorationKit"]),
         .library(name: "RelaunchHost", targets: ["RelaunchHost", "RelaunchApp"]),
+        .library(name: "RelaunchTesting", targets: ["RelaunchTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // `swift package generate-documentation`: the DocC catalogs of the library products.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: C
@@ -56,8 +59,10 @@ let package = Package(
             ]
         ),
         .target(name: "RestorationKit"),
+        // Permission-toggle tests in Swift against apps running under systemd (a library product).
+        .target(name: "RelaunchTesting", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
-        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
+        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "RelaunchTesting", "Systemd"]),
         // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
         // reader against ArgumentParser's reading of the same arguments.
         .target(
@@ -124,7 +129,8 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlJournal", "ScenarioKit", "Systemd",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlJournal", "RelaunchTesting", "ScenarioKit",
+                "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Every scenario step and every `relaunchctl journal` starts it anew: the static runtime
@@ -154,8 +160,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
+        // runs them inside it; elsewhere they are disabled.
+        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "Systemd"]),
+        .testTarget(
+            name: "RelaunchTestingTests",
+            dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
+        ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
-        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract"]),
+        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract", "RelaunchTesting"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every

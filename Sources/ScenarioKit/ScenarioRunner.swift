@@ -1,6 +1,7 @@
 import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
+import RelaunchTesting
 import Systemd
 
 #if canImport(Glibc)
@@ -258,7 +259,7 @@ package struct ScenarioRunner {
         let deadline = ContinuousClock.now + timeout
         while true {
             let text = try AppCLIClient(target).state()
-            guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
                 throw .failed("the app's state is not JSON: \(text.prefix(80))")
             }
             guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }

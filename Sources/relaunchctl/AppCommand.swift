@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
+import RelaunchTesting
 import ScenarioKit
 import Systemd
 
@@ -187,7 +188,7 @@ extension AppCommand {
                 print(text)
                 return
             }
-            guard let state = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
                 print(text)
                 return
             }

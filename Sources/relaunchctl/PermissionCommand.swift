@@ -2,6 +2,7 @@ import ArgumentParser
 import ScenarioKit
 import RelaunchBus
 import RelaunchContract
+import RelaunchTesting
 
 /// `relaunchctl permission …`: read and change app permissions in permissiond.
 struct PermissionCommand: AsyncParsableCommand {
@@ -86,14 +87,30 @@ extension PermissionCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Change one permission (root only); may kill the running app, as iOS does.")
+            abstract: "Change one permission (root only); may kill the running app, as iOS does.",
+            discussion: """
+            With --wait, when the change kills the app, waits until systemd has relaunched it and it \
+            has finished launching, then prints how it came back:
+              checkin-demo camera: denied → allowed (app killed; systemd relaunched it)
+              relaunched: restored in 23.1 ms (exit → READY), instance 5f0c…
+                TabViewController  existing
+                TabViewController/CheckInModalNavigationController  appDelegate
+            """)
 
         @Argument(help: "The app id.") var app: String
         @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
         @Argument(help: "The new state: allowed, denied or not-determined.", transform: parseState)
         var state: PermissionState
+        @OptionGroup var waiting: RelaunchWaitOptions
 
         func run() async throws {
+            if waiting.wait {
+                let change = try await waiting.run(app) { (app) async throws(RelaunchTestingError) in
+                    try await app.setPermission(permission, to: state)
+                }
+                print(PermissionChangeText.text(change))
+                return
+            }
             let client = try PermissionsCLIClient()
             let old = try client.get(app: app, permission: permission.rawValue)
             let before = try client.lastKill(app: app)
@@ -107,16 +124,40 @@ extension PermissionCommand {
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset",
-            abstract: "Reset one permission, or all of APP's, to not-determined (root only).")
+            abstract: "Reset one permission, or all of APP's, to not-determined (root only).",
+            discussion: "`reset APP` and `reset APP all` reset every permission of APP; --wait as for set.")
 
         @Argument(help: "The app id.") var app: String
-        @Argument(help: "The permission (default: all).", transform: parsePermission) var permission: Permission?
+        @Argument(help: "The permission, or all (default: all).", transform: parsePermissionOrAll)
+        var permission: PermissionOrAll = .all
+        @OptionGroup var waiting: RelaunchWaitOptions
 
         func run() async throws {
-            try PermissionsCLIClient().reset(app: app, permission: permission?.rawValue ?? "")
-            print("\(app) \(permission?.rawValue ?? "every permission"): not-determined")
+            let one = permission.permission
+            if waiting.wait {
+                let change = try await waiting.run(app) { (app) async throws(RelaunchTestingError) in
+                    try await app.resetPermission(one)
+                }
+                print(PermissionChangeText.text(change))
+                return
+            }
+            try PermissionsCLIClient().reset(app: app, permission: one?.rawValue ?? "")
+            print("\(app) \(one?.rawValue ?? "every permission"): not-determined")
         }
     }
+}
+
+/// A permission, or every permission of an app (`all`).
+enum PermissionOrAll: Equatable {
+    case one(Permission)
+    case all
+
+    var permission: Permission? { if case .one(let permission) = self { permission } else { nil } }
+}
+
+/// Parses a permission name or `all`.
+func parsePermissionOrAll(_ name: String) throws -> PermissionOrAll {
+    name == "all" ? .all : .one(try parsePermission(name))
 }
 
 /// Pads `text` with spaces to `width` columns, always leaving one space after it.

@@ -1,0 +1,59 @@
+public import RelaunchContract
+
+/// What a permission change did: the states before, whether it killed the running app, and how the
+/// app came back.
+///
+/// ```swift
+/// let change = try await app.setPermission(.camera, to: .allowed)
+/// #expect(change.previous[.camera] == .denied)
+/// #expect(change.wasKilled)
+/// #expect(change.relaunch?.outcome == .restored)
+/// ```
+public struct PermissionChange: Sendable, Hashable {
+    /// The app whose permissions changed.
+    public var app: String
+    /// Each permission the call addressed, with its state in the store just before the call.
+    public var previous: [Permission: PermissionState]
+    /// The state every addressed permission has now.
+    public var new: PermissionState
+    /// Whether permissiond killed the running app for this change (as iOS does for any change, and
+    /// Android for a revoke, by the app's kill policy).
+    public var wasKilled: Bool
+    /// How the app came back, when it was killed and waited for; nil when it was not killed.
+    public var relaunch: Relaunch?
+
+    /// Whether any addressed permission's state changed.
+    public var changedAnything: Bool { previous.values.contains { $0 != new } }
+}
+
+/// How a killed app came back: the new instance, how it launched and how fast.
+public struct Relaunch: Sendable, Hashable {
+    /// The new instance's `$INVOCATION_ID`.
+    public var invocationID: String
+    /// Whether it restored saved state.
+    public var outcome: AppState.LaunchOutcome
+    /// Why saved state was discarded, when it was.
+    public var discardReason: AppState.DiscardReason?
+    /// How each controller was restored (restoration path → way), empty after a fresh launch.
+    public var restoredVia: [String: AppState.RestoredVia]
+    /// From systemd seeing the killed process exit to the new instance's READY=1, as systemd
+    /// timed the two (the unit's ActiveExit and ActiveEnter timestamps); nil when not known.
+    public var exitToReady: Duration?
+    /// The app's whole state right after it came back (nil for an app that serves no App1).
+    public var state: AppState?
+}
+
+/// One permission as the store and the app see it.
+public struct PermissionReading: Sendable, Hashable {
+    /// The state in permissiond's store.
+    public var store: PermissionState
+    /// The state the running app last learned (its state JSON's `permissions`), or nil when the app
+    /// does not use the permission or serves no App1.
+    public var app: PermissionState?
+
+    /// A reading of `store` in the store and `app` in the app.
+    public init(store: PermissionState, app: PermissionState?) {
+        self.store = store
+        self.app = app
+    }
+}

@@ -1,0 +1,120 @@
+internal import Systemd
+
+/// What systemd says about an app's unit at one moment (`org.freedesktop.systemd1.Unit`).
+struct UnitSnapshot: Sendable, Equatable {
+    var activeState = ""
+    var subState = ""
+    /// `$INVOCATION_ID` of the current (or last) instance, hex; empty when none.
+    var invocationID = ""
+    /// When the unit last entered `active` (READY=1 for a notify service), µs of CLOCK_MONOTONIC.
+    var activeEnterUSec: UInt64 = 0
+    /// When it last left `active` (its main process exited or was stopped), µs of CLOCK_MONOTONIC.
+    var activeExitUSec: UInt64 = 0
+
+    /// `active (running)`, as systemctl says it.
+    var summary: String { subState.isEmpty ? activeState : "\(activeState) (\(subState))" }
+}
+
+/// Wakes a wait whenever something it waits for may have changed: the unit's properties (systemd's
+/// `PropertiesChanged`, sent once the connection called `Subscribe`) and the owner of the app's bus
+/// name (`NameOwnerChanged` from the bus itself). A wait looks at the state, and if it is not there
+/// yet, suspends until the next wake or its deadline; wakes that come while it looks are kept, so
+/// none is missed.
+final class UnitWatch: Sendable {
+    private let bus: SystemBus
+    let unit: String
+    private let unitPath: String
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    private let subscriptions: [BusSubscription]
+
+    /// Starts watching `unit` and the owner of `busName`.
+    init(bus: SystemBus, unit: String, busName: String) async throws(RelaunchTestingError) {
+        self.bus = bus
+        self.unit = unit
+        unitPath = SystemdManager.unitObjectPath(unit)
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let wake = self.wake
+        subscriptions = [
+            try bus.subscribe(BusMatchRule(
+                sender: SystemdManager.destination, path: unitPath, interface: "org.freedesktop.DBus.Properties",
+                member: "PropertiesChanged")) { _ in wake.yield() },
+            try bus.subscribe(BusMatchRule(rawValue:
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(busName)'"
+            )) { _ in wake.yield() },
+        ]
+        // systemd sends unit signals only to connections that subscribed.
+        try await bus.call(
+            "systemd", destination: SystemdManager.destination, path: SystemdManager.path,
+            interface: SystemdManager.managerInterface, member: "Subscribe")
+    }
+
+    deinit {
+        for subscription in subscriptions { subscription.cancel() }
+        wake.finish()
+    }
+
+    /// The unit's properties now.
+    func snapshot() async throws(RelaunchTestingError) -> UnitSnapshot {
+        let values = try await bus.call(
+            "systemd", destination: SystemdManager.destination, path: unitPath,
+            interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+            [.string("org.freedesktop.systemd1.Unit")])
+        var snapshot = UnitSnapshot()
+        let entries: [BusValue]
+        do {
+            entries = try values.array(at: 0)
+        } catch {
+            throw RelaunchTestingError(.unexpectedReply, "systemd's properties of \(unit) could not be read: \(error.message)")
+        }
+        for case .dictEntry(let key, .variant(let value)) in entries {
+            switch key.stringValue {
+            case "ActiveState": snapshot.activeState = value.stringValue ?? ""
+            case "SubState": snapshot.subState = value.stringValue ?? ""
+            case "InvocationID": snapshot.invocationID = SystemdManager.hex(value.bytesValue ?? [])
+            case "ActiveEnterTimestampMonotonic": snapshot.activeEnterUSec = value.uint64Value ?? 0
+            case "ActiveExitTimestampMonotonic": snapshot.activeExitUSec = value.uint64Value ?? 0
+            default: break
+            }
+        }
+        return snapshot
+    }
+
+    /// One look at the state a wait is for.
+    enum Look<Value: Sendable>: Sendable {
+        /// It is there.
+        case done(Value)
+        /// Not yet; what was seen, for the message if the wait runs out.
+        case notYet(String)
+    }
+
+    /// Looks with `look` now and after every wake until it is done, at most `timeout` long.
+    /// - Throws: ``RelaunchTestingError/Code/timedOut`` naming `awaited` and what the last look saw;
+    ///   whatever `look` throws.
+    func wait<Value: Sendable>(
+        for awaited: String, timeout: Duration,
+        _ look: () async throws(RelaunchTestingError) -> Look<Value>
+    ) async throws(RelaunchTestingError) -> Value {
+        let deadline = ContinuousClock.now + timeout
+        // The bound: one wake at the deadline (the wait's limit, not a pause standing in for an event).
+        let wake = self.wake
+        let alarm = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            wake.yield()
+        }
+        defer { alarm.cancel() }
+        var iterator = wakes.makeAsyncIterator()
+        var lastSeen = "nothing yet"
+        while true {
+            switch try await look() {
+            case .done(let value):
+                return value
+            case .notYet(let seen):
+                lastSeen = seen
+            }
+            if ContinuousClock.now >= deadline { break }
+            guard await iterator.next() != nil else { break }
+        }
+        throw RelaunchTestingError(.timedOut, "waited \(timeout) for \(awaited); last seen: \(lastSeen)")
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import RelaunchContract
+import RelaunchTesting
+import ScenarioKit
+
+/// `--wait` and `--timeout` of `permission set` and `permission reset`: wait for the relaunch a
+/// change causes, through RelaunchTesting (the unit's properties and the app's bus name, not polling).
+struct RelaunchWaitOptions: ParsableArguments {
+    @Flag(help: "When the change kills the app, wait until it is back and print how it came back.")
+    var wait = false
+
+    @Option(help: "With --wait: how many seconds the relaunch may take.")
+    var timeout: Double = 30
+
+    func validate() throws {
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds") }
+    }
+
+    /// Attaches to `app` and runs `body` on it, with failures as the contract's exit codes.
+    func run<T>(
+        _ app: String, _ body: (TestedApp) async throws(RelaunchTestingError) -> T
+    ) async throws(CLIError) -> T {
+        do {
+            let tested = try await TestedApp.attach(app,
+                                                    timeout: .milliseconds(Int64(timeout * 1000)))
+            return try await body(tested)
+        } catch {
+            throw CLIError(Self.code(error.code), error.message)
+        }
+    }
+
+    private static func code(_ code: RelaunchTestingError.Code) -> CLIError.Code {
+        switch code {
+        case .unknownApp: .usage
+        case .unreachable: .unavailable
+        case .notAuthorized: .notAuthorized
+        default: .failed
+        }
+    }
+}
+
+/// How `permission set --wait` says what a change did.
+enum PermissionChangeText {
+    static func text(_ change: PermissionChange) -> String {
+        let states = Permission.allCases.compactMap { permission in
+            change.previous[permission].map { "\(permission.rawValue): \($0) → \(change.new)" }
+        }
+        var lines = ["\(change.app) " + (states.isEmpty ? "no permission: nothing to reset" : states.joined(separator: ", "))
+            + (change.wasKilled ? " (app killed; systemd relaunched it)" : change.changedAnything ? " (app not killed)" : " (unchanged)")]
+        guard let relaunch = change.relaunch else { return lines.joined(separator: "\n") }
+        let how = relaunch.outcome.rawValue + (relaunch.discardReason.map { " (\($0))" } ?? "")
+        let time = relaunch.exitToReady.map { " in " + milliseconds($0) + " (exit → READY)" } ?? ""
+        lines.append("relaunched: \(how)\(time), instance \(relaunch.invocationID)")
+        for path in relaunch.restoredVia.keys.sorted() {
+            lines.append("  \(path)  \(relaunch.restoredVia[path]!)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let tenths = Int((Double(duration / .microseconds(1)) / 100).rounded())
+        return "\(tenths / 10).\(tenths % 10) ms"
+    }
+}
