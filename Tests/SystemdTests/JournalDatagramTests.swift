@@ -44,4 +44,26 @@ struct JournalDatagramTests {
         #expect(JournalDatagram.send([1], on: fd, to: directory.path + "/missing") == .unreachable)
         #expect(JournalDatagram.send([1], on: -1, to: directory.path + "/missing") == .unreachable)
     }
+
+    @Test("a burst larger than journald's queue waits for room instead of losing entries")
+    func burstWaitsForRoom() async throws {
+        let directory = try TemporaryDirectory("journal-socket")
+        let path = directory.path + "/socket"
+        let receiver = try DatagramReceiver(path: path)
+        // Patience well past any scheduling delay of the reader below: the test is about waiting, not speed.
+        let sink = JournalSink(socketPath: path, patience: .seconds(10))
+        let count = 60
+        // The burst goes out before anyone reads: past the queue's length each entry must wait.
+        let writer = Task.detached {
+            for index in 0..<count {
+                sink.write([JournalField("MESSAGE", "entry \(index)")], fallbackLine: "entry \(index)")
+            }
+        }
+        var received: [String] = []
+        for _ in 0..<count {
+            received.append(try receiver.receive().text)
+        }
+        await writer.value
+        #expect(received == (0..<count).map { "MESSAGE=entry \($0)\n" })
+    }
 }

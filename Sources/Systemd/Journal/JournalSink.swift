@@ -21,6 +21,10 @@ public final class JournalSink: Sendable {
     private let fallbackLock = Mutex<Void>(())
     /// The datagram socket entries go out on (-1 when none could be made).
     private let socketFD: CInt
+    /// Where journald listens (a test's socket in tests).
+    private let socketPath: String
+    /// How long one entry may wait for journald to make room before it is dropped.
+    private let patience: Duration
     /// Entries dropped because journald was not reading; said in the next entry that goes through.
     private let dropped = Mutex<Int>(0)
 
@@ -29,9 +33,16 @@ public final class JournalSink: Sendable {
     ///   - useJournal: Try journald first (default). `false` writes every entry to `fallbackFD`.
     ///   - fallbackFD: Where lines go when journald is not used or not reachable (default 2, stderr);
     ///     not closed by the sink.
-    public init(useJournal: Bool = true, fallbackFD: CInt = 2) {
+    public convenience init(useJournal: Bool = true, fallbackFD: CInt = 2) {
+        self.init(useJournal: useJournal, fallbackFD: fallbackFD, socketPath: JournalDatagram.socketPath)
+    }
+
+    /// A sink sending to `socketPath`, waiting up to `patience` for room (tests).
+    init(useJournal: Bool = true, fallbackFD: CInt = 2, socketPath: String, patience: Duration = .milliseconds(250)) {
         self.useJournal = useJournal
         self.fallbackFD = fallbackFD
+        self.socketPath = socketPath
+        self.patience = patience
         socketFD = useJournal ? JournalDatagram.openSocket() : -1
     }
 
@@ -46,12 +57,21 @@ public final class JournalSink: Sendable {
 
     /// Writes one entry: to journald if possible, else as `fallbackLine` to the fallback descriptor.
     ///
-    /// Never waits for journald: an entry it is not reading now (its queue is full) is dropped and
-    /// counted, and the next entry that goes through is preceded by one saying how many were lost.
+    /// Never waits long for journald. Its queue holds only `net.unix.max_dgram_qlen` entries (10 where
+    /// systemd's sysctl defaults are not applied), which a burst of entries (one per restored
+    /// controller) can fill while journald is merely not scheduled yet: then the entry waits for room
+    /// up to a quarter of a second. An entry journald did not take by then is dropped and counted, and
+    /// so is every later one at once until journald reads again (it is stuck: waiting would only stall
+    /// the caller); the next entry that goes through is followed by one saying how many were lost.
     /// When no journald listens, the line goes to the fallback descriptor.
     public func write(_ fields: [JournalField], fallbackLine: @autoclosure () -> String) {
         if useJournal {
-            switch JournalDatagram.send(JournalDatagram.encode(fields), on: socketFD) {
+            let bytes = JournalDatagram.encode(fields)
+            var outcome = JournalDatagram.send(bytes, on: socketFD, to: socketPath)
+            if outcome == .busy, dropped.withLock({ $0 == 0 }) {
+                outcome = sendWhenThereIsRoom(bytes)
+            }
+            switch outcome {
             case .sent:
                 reportDropped(like: fields)
                 return
@@ -78,6 +98,21 @@ public final class JournalSink: Sendable {
         }
     }
 
+    /// Tries `bytes` again as journald makes room, for up to ``patience``. An unconnected datagram
+    /// socket cannot be polled for the reader's room, so it retries at short, growing intervals.
+    private func sendWhenThereIsRoom(_ bytes: [UInt8]) -> JournalDatagram.Outcome {
+        let deadline = ContinuousClock.now + patience
+        var pause = Duration.microseconds(200)
+        while ContinuousClock.now < deadline {
+            var interval = timespec(tv_sec: 0, tv_nsec: Int(pause / .nanoseconds(1)))
+            _ = nanosleep(&interval, nil)
+            let outcome = JournalDatagram.send(bytes, on: socketFD, to: socketPath)
+            if outcome != .busy { return outcome }
+            pause = min(pause * 2, .milliseconds(10))
+        }
+        return .busy
+    }
+
     /// After journald took an entry again: one more saying how many were dropped while it did not,
     /// as the program that logged `fields` (its SYSLOG_IDENTIFIER).
     private func reportDropped(like fields: [JournalField]) {
@@ -91,7 +126,7 @@ public final class JournalSink: Sendable {
             JournalField("PRIORITY", "4"), JournalField("JOURNAL_DROPPED", "\(count)"),
         ]
         if let identifier = fields.first(named: "SYSLOG_IDENTIFIER") { notice.append(JournalField("SYSLOG_IDENTIFIER", identifier)) }
-        if JournalDatagram.send(JournalDatagram.encode(notice), on: socketFD) != .sent {
+        if JournalDatagram.send(JournalDatagram.encode(notice), on: socketFD, to: socketPath) != .sent {
             dropped.withLock { $0 += count }
         }
     }
