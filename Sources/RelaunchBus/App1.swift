@@ -52,6 +52,16 @@ public struct AppElement: Sendable, Hashable, Codable {
 
     /// The `(sss)` value of `Elements()`.
     public var busValue: BusValue { .structure([.string(name), .string(kind.rawValue), .string(description)]) }
+
+    /// The elements of an `Elements()` reply (`a(sss)`); an unknown kind reads as a tap.
+    public static func elements(from reply: BusValues) throws(BusError) -> [AppElement] {
+        try reply.array(at: 0).map { (row) throws(BusError) -> AppElement in
+            let fields = BusValues(row.structureValue ?? [])
+            return AppElement(
+                name: try fields.string(at: 0), kind: AppElement.Kind(rawValue: try fields.string(at: 1)) ?? .tap,
+                description: try fields.string(at: 2))
+        }
+    }
 }
 
 /// The typed client of `org.relaunch.App1` on one app's bus name.
@@ -84,14 +94,7 @@ public struct AppClient: Sendable {
 
     /// `Elements()`: what the current screen accepts.
     public func elements() throws(BusError) -> [AppElement] {
-        let rows = try call("Elements").array(at: 0)
-        return try rows.map { (row) throws(BusError) -> AppElement in
-            let fields = BusValues(row.structureValue ?? [])
-            let kind = try fields.string(at: 1)
-            return AppElement(
-                name: try fields.string(at: 0), kind: AppElement.Kind(rawValue: kind) ?? .tap,
-                description: try fields.string(at: 2))
-        }
+        try AppElement.elements(from: call("Elements"))
     }
 
     /// `Tap(element)`.

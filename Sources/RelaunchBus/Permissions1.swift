@@ -118,7 +118,8 @@ public struct PermissionsClient: Sendable {
         return PendingLaunchAnswers(calls: bus.send(calls, timeout: timeout))
     }
 
-    fileprivate static func lastKill(from values: BusValues) throws(BusError) -> LastKill? {
+    /// The kill in a `LastKill` reply (`(sssst)`): nil when it names no invocation (never killed).
+    public static func lastKill(from values: BusValues) throws(BusError) -> LastKill? {
         let fields = try values.structure(at: 0)
         let kill = LastKill(
             invocationID: try fields.string(at: 0), permission: try fields.string(at: 1), old: try fields.string(at: 2),

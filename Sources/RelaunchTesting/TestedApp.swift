@@ -169,11 +169,8 @@ public struct TestedApp: Sendable {
     public func elements() async throws(RelaunchTestingError) -> [AppElement] {
         let values = try await app1("Elements")
         do {
-            return try values.array(at: 0).map { (row) throws(BusError) -> AppElement in
-                let fields = BusValues(row.structureValue ?? [])
-                return AppElement(
-                    name: try fields.string(at: 0), kind: AppElement.Kind(rawValue: try fields.string(at: 1)) ?? .tap,
-                    description: try fields.string(at: 2))
+            return try RelaunchBus.AppElement.elements(from: values).map {
+                AppElement(name: $0.name, kind: $0.kind == .type ? .type : .tap, description: $0.description)
             }
         } catch {
             throw RelaunchTestingError(.unexpectedReply, "\(id)'s Elements() reply could not be read: \(error.message)")
@@ -350,10 +347,11 @@ public struct TestedApp: Sendable {
     /// When permissiond last killed the app (0 when never): a kill for a change moves it.
     private func lastKillTime() async throws(RelaunchTestingError) -> UInt64 {
         let values = try await permissiond("LastKill", [.string(id)])
-        guard let kill = try? values.structure(at: 0), let usec = try? kill.uint64(at: 4) else {
-            throw RelaunchTestingError(.unexpectedReply, "permissiond's LastKill(\(id)) reply could not be read")
+        do {
+            return try PermissionsClient.lastKill(from: values)?.realtimeMicroseconds ?? 0
+        } catch {
+            throw RelaunchTestingError(.unexpectedReply, "permissiond's LastKill(\(id)) reply could not be read: \(error.message)")
         }
-        return usec
     }
 
     private func string(from values: BusValues, _ member: String) throws(RelaunchTestingError) -> String {
