@@ -22,8 +22,7 @@ struct BusCallEndingTests {
     func cancellation() async throws {
         let peers = try Peers()
         defer { peers.stop() }
-        let hung = Task { () async throws(BusError) -> BusValues in try await peers.call("Hang") }
-        try await peers.waitForHanging(1)
+        let hung = try await peers.hang().task
         #expect(peers.client.callSlotsHeld == 1)
 
         hung.cancel()
@@ -92,8 +91,7 @@ struct BusCallEndingTests {
     func connectionClosed() async throws {
         let peers = try Peers()
         defer { peers.stop() }
-        let hung = Task { () async throws(BusError) -> BusValues in try await peers.call("Hang") }
-        try await peers.waitForHanging(1)
+        let hung = try await peers.hang().task
         peers.bus.stop()
         guard case .failure(let error) = await hung.result else {
             Issue.record("a call succeeded although the bus went away before anyone answered")
@@ -108,8 +106,7 @@ struct BusCallEndingTests {
     func manyConcurrentCalls() async throws {
         let peers = try Peers()
         defer { peers.stop() }
-        let hung = Task { () async throws(BusError) -> BusValues in try await peers.call("Hang") }
-        try await peers.waitForHanging(1)
+        let hung = try await peers.hang().task
         // 100: dbus-daemon answers LimitsExceeded past 128 calls pending on one connection.
         let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<100 {

@@ -66,6 +66,17 @@ struct BusSlowPeerTests {
                 member: member, arguments: arguments, timeout: timeout)
         }
 
+        /// Calls `Hang` in a task of its own and returns once the server holds it unanswered.
+        func hang() async throws -> HungCall {
+            let ended = Locked(false)
+            let task = Task { () async throws(BusError) -> BusValues in
+                defer { ended.withLock { $0 = true } }
+                return try await call("Hang")
+            }
+            try await waitForHanging(hanging.withLock { $0.count } + 1)
+            return HungCall(task: task, ended: ended)
+        }
+
         /// Waits until the server holds `count` unanswered `Hang` calls.
         func waitForHanging(_ count: Int) async throws {
             try await waitUntil("the server holding \(count) Hang call(s) (it holds \(hanging.withLock { $0.count }))") {
@@ -74,43 +85,39 @@ struct BusSlowPeerTests {
         }
     }
 
+    /// A `Hang` call on its way (``Peers/hang()``); `ended` turns true when it came back.
+    struct HungCall {
+        let task: Task<BusValues, any Error>
+        let ended: Locked<Bool>
+    }
+
     @Test("while a call waits for a reply that never comes, a later call on the same connection is answered")
     func laterCallIsAnswered() async throws {
         let peers = try Peers()
         defer { peers.stop() }
-        let hungEnded = Atomic<Bool>(false)
-        let hung = Task { () async throws(BusError) -> BusValues in
-            defer { hungEnded.store(true, ordering: .releasing) }
-            return try await peers.call("Hang")
-        }
-        try await peers.waitForHanging(1)
+        let hung = try await peers.hang()
 
         let echo = try await peers.call("Echo", [.string("second")])
         #expect(try echo.string(at: 0) == "second")
-        let endedFirst = hungEnded.load(ordering: .acquiring)
+        let endedFirst = hung.ended.value
         #expect(!endedFirst, "the second call was answered only after the first one ended")
-        hung.cancel()
-        _ = await hung.result
+        hung.task.cancel()
+        _ = await hung.task.result
     }
 
     @Test("a synchronous call on a connection whose loop runs is not held up by a call that never answers")
     func synchronousCallIsAnswered() async throws {
         let peers = try Peers()
         defer { peers.stop() }
-        let hungEnded = Atomic<Bool>(false)
-        let hung = Task { () async throws(BusError) -> BusValues in
-            defer { hungEnded.store(true, ordering: .releasing) }
-            return try await peers.call("Hang")
-        }
-        try await peers.waitForHanging(1)
+        let hung = try await peers.hang()
 
         let echo = try peers.client.call(
             destination: Self.name, path: "/org/relaunch/Slow1", interface: Self.name, member: "Echo",
             arguments: [.string("sync")], timeout: .seconds(60))
         #expect(try echo.string(at: 0) == "sync")
-        let endedFirst = hungEnded.load(ordering: .acquiring)
+        let endedFirst = hung.ended.value
         #expect(!endedFirst, "the synchronous call was answered only after the hung one ended")
-        hung.cancel()
-        _ = await hung.result
+        hung.task.cancel()
+        _ = await hung.task.result
     }
 }
