@@ -172,11 +172,8 @@ enum PermissionFollower {
                     // A NameOwnerChanged that came meanwhile is newer than this answer.
                     if trust.owner == nil { trust.setOwner(owner) }
                 }
-                let listed = try await connection.callAsync(
-                    destination: BusNames.Permissions.service, path: BusNames.Permissions.object,
-                    interface: BusNames.Permissions.interface, member: "List",
-                    arguments: [.string(host.configuration.appID)], timeout: .seconds(5)
-                ).stringDictionary(at: 0)
+                let listed = try await PermissionsClient(bus: connection, timeout: .seconds(5))
+                    .list(app: host.configuration.appID)
                 for permission in App.permissions {
                     guard let state = listed[permission.rawValue].flatMap(PermissionState.init(rawValue:)) else { continue }
                     host.updatePermission(permission, to: state, because: why)

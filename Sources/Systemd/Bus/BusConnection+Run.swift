@@ -14,8 +14,8 @@ final class RunLoopState: Sendable {
     let isStarting = Atomic<Bool>(false)
     /// The pthread running the loop (0 when none): its own bus use must not wake it again.
     let loopThread = Atomic<UInt>(0)
-    /// Asynchronous calls still waiting for the loop to complete them (``BusConnection/callAsync``).
-    private let waiting = Mutex<[ObjectIdentifier: AsyncReply]>([:])
+    /// Calls still waiting for the loop to complete them (``BusConnection/callAsync``).
+    private let waiting = Mutex<[ObjectIdentifier: BusCallInFlight]>([:])
 
     init() throws(SystemdError) {
         wakeFD = try sysCall("eventfd") { csystemd_eventfd(0) }
@@ -30,35 +30,30 @@ final class RunLoopState: Sendable {
         _ = write(wakeFD, &one, 8)
     }
 
-    func register(_ reply: AsyncReply) {
-        waiting.withLock { $0[ObjectIdentifier(reply)] = reply }
+    func register(_ call: BusCallInFlight) {
+        waiting.withLock { $0[ObjectIdentifier(call)] = call }
     }
 
-    func unregister(_ reply: AsyncReply) {
-        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(reply)) }
+    func unregister(_ call: BusCallInFlight) {
+        _ = waiting.withLock { $0.removeValue(forKey: ObjectIdentifier(call)) }
     }
+
+    /// Takes every waiting call out of the registry (the loop ended: they are failed).
+    func takeWaitingCalls() -> [BusCallInFlight] {
+        waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+    }
+
+    /// Slots of calls sent and not yet released (``BusCallInFlight``).
+    let callSlots = Atomic<Int>(0)
+
+    var waitingCount: Int { waiting.withLock { $0.count } }
 
     /// A loop is about to run: asynchronous calls may be sent before it starts.
     func expectLoop() {
         isStarting.store(true, ordering: .releasing)
-    }
-
-    /// The loop announced by ``expectLoop()`` will not run after all.
-    func loopWillNotRun() {
-        isStarting.store(false, ordering: .releasing)
-        abandonWaitingCalls()
-    }
-
-    /// Fails every asynchronous call still waiting: the loop that would complete them has ended.
-    func abandonWaitingCalls() {
-        let abandoned = waiting.withLock { waiting in
-            defer { waiting.removeAll() }
-            return Array(waiting.values)
-        }
-        for reply in abandoned {
-            reply.finish(.failure(BusError(
-                name: BusError.disconnectedName, message: "\(reply.operation): the connection's loop ended before the reply came")))
-        }
     }
 
     func drain() {
@@ -91,7 +86,7 @@ extension BusConnection {
             loop.loopThread.store(0, ordering: .releasing)
             loop.isRunning.store(false, ordering: .releasing)
             loop.stopRequested.store(false, ordering: .releasing)
-            loop.abandonWaitingCalls()
+            abandonWaitingCalls()
         }
         let clock = ContinuousClock()
         var nextBeat = clock.now
@@ -160,7 +155,7 @@ extension BusConnection {
             }
         } catch {
             loop.isStarting.store(false, ordering: .releasing)
-            loop.abandonWaitingCalls()
+            abandonWaitingCalls()
             throw error
         }
     }

@@ -7,7 +7,9 @@ import Glibc
 
 /// A connection to a D-Bus bus (or directly to systemd), safe to share between threads.
 ///
-/// sd-bus is not thread-safe, so every use of the underlying `sd_bus` is serialized by a lock.
+/// sd-bus is not thread-safe, so every use of the underlying `sd_bus` is serialized by a lock, held
+/// only while sd-bus is used (a message written, the loop's processing), never across a round trip
+/// when a loop runs: calls are completed by the loop (``callAsync(destination:path:interface:member:arguments:timeout:interactive:)``).
 /// Method handlers, signal handlers and anything they call on this connection run on the thread
 /// that runs ``run()``/``runBlocking()``, while it holds that lock; calls from handlers back into the
 /// same connection (e.g. emitting a signal, calling systemd) are allowed.
@@ -93,7 +95,12 @@ public final class BusConnection: @unchecked Sendable {
         }
     }
 
-    /// Calls a method and waits for its reply.
+    /// Calls a method and waits for its reply, blocking the calling thread.
+    ///
+    /// When a loop runs on this connection, the call is completed by that loop and the connection is
+    /// not held while the reply is awaited; without a loop (or on the loop's own thread) it is an
+    /// `sd_bus_call` that holds the connection for the round trip. Async code calls
+    /// ``callAsync(destination:path:interface:member:arguments:timeout:interactive:)`` instead.
     ///
     /// - Parameters:
     ///   - destination: The bus name (nil on a direct connection).
@@ -109,7 +116,13 @@ public final class BusConnection: @unchecked Sendable {
         destination: String?, path: String, interface: String, member: String,
         arguments: [BusValue] = [], timeout: Duration? = nil
     ) throws(BusError) -> BusValues {
-        try withBus { (bus) throws(BusError) in
+        if callsGoThroughLoop {
+            return try callThroughLoop(
+                destination: destination, path: path, interface: interface, member: member, arguments: arguments,
+                timeout: timeout)
+        }
+        // No loop (a CLI), or called from the loop's own thread: sd_bus_call, holding the connection.
+        return try withBus { (bus) throws(BusError) in
             var message: OpaquePointer?
             var result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
             if result < 0 { throw BusError(errno: -result, operation: "\(interface).\(member)") }
@@ -185,6 +198,9 @@ public final class BusConnection: @unchecked Sendable {
         }
         return try outcome!.get()
     }
+
+    /// Whether the calling thread is inside ``withBus(_:)`` now.
+    var holdsBus: Bool { owner.load(ordering: .acquiring) == Self.currentThreadID }
 
     /// An id of the calling thread, comparable with `owner` and the loop's thread.
     static var currentThreadID: UInt { UInt(bitPattern: Int(bitPattern: UInt(pthread_self()))) }

@@ -73,6 +73,9 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
         return names.contains(name) || errno.map(codes.contains) == true
     }
 
+    /// Whether the call was given up because the calling task was cancelled (`ECANCELED`).
+    public var isCancelled: Bool { errno == ECANCELED }
+
     /// `name: message`.
     public var description: String { "\(name): \(message)" }
 

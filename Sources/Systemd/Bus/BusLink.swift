@@ -67,7 +67,7 @@ public final class BusLink: Sendable {
             return try await connection.callAsync(
                 destination: destination, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: timeout, interactive: interactive)
-        } catch where Self.isDisconnect(error) || !connection.isOpen {
+        } catch where !error.isCancelled && (Self.isDisconnect(error) || !connection.isOpen) {
             drop(connection)
             return try await live().callAsync(
                 destination: destination, path: path, interface: interface, member: member,

@@ -50,7 +50,7 @@ public struct BusServing: Sendable {
                 do {
                     kept = try attach(connection, first)
                 } catch {
-                    connection.loop.loopWillNotRun()
+                    connection.loopWillNotRun()
                     throw error
                 }
             } catch {
