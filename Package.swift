@@ -2,17 +2,23 @@
 // Relaunch: UIKit-style state restoration, a permission daemon and a demo app under systemd.
 import PackageDescription
 
+// Relaunch builds on Linux only: it is made of systemd (libsystemd's sd-bus, sd_notify and the journal),
+// so the manifest declares no Apple platform; elsewhere the build stops at CSystemd's pkg-config.
+//
 // Every Relaunch app's executable links the Swift runtime statically: a relaunch pays no dynamic
 // loading of libswiftCore, Foundation and friends (tests/sandbox/measure-relaunch: exec → main()), and
 // the binary needs no toolchain at run time. Copy `linkerSettings: relaunchAppLinking` to a new app.
-// (FoundationEssentials' static archive needs its two helper archives named; swiftc does not add them.)
+// FoundationEssentials' static archive needs its two helper archives named, which swiftc's
+// -static-stdlib does not add (SwiftPM's --static-swift-stdlib would, but for every executable and
+// only from the command line). They are the toolchain's own names (usr/lib/swift_static/linux/
+// lib_FoundationCollections.a, lib_FoundationCShims.a in Swift 6.3): a toolchain that renames them
+// fails the link of every app, so scripts/test (and CI) stops at its first build.
 let relaunchAppLinking: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib"]), .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims"),
 ]
 
 let package = Package(
     name: "Relaunch",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkin-demo", targets: ["checkin-demo"]),
         .executable(name: "banca-demo", targets: ["banca-demo"]),

@@ -14,6 +14,36 @@ check_killunit_allowed_for_permissiond_on_app_units() {
     expect_exit 0 run_like "$REPO/systemd/permissiond.service" $(killunit_probe)
 }
 
+check_app_unit_reads_registrations_as_permissiond_does() {
+    # relaunch-app-unit, which polkit asks before every kill by permissiond: the last Unit= of a file
+    # counts; a file in /etc/relaunch/apps.d hides one of the same name in /run/relaunch/apps.d;
+    # [app NAME] sections of permissiond.conf count; anything else does not. Probe units that do not
+    # exist, in files that are removed again (and permissiond.conf put back) whatever happens.
+    expect_exit 0 in_sandbox bash -c '
+        set -u
+        unit=/run/relaunch-sandbox/relaunch-app-unit conf=/etc/relaunch/permissiond.conf
+        mkdir -p /run/relaunch/apps.d /etc/relaunch/apps.d
+        [ -f "$conf" ] && cp -p "$conf" /run/relaunch-probe-conf
+        restore() {
+            rm -f /run/relaunch/apps.d/zz-probe.conf /etc/relaunch/apps.d/zz-probe.conf
+            if [ -f /run/relaunch-probe-conf ]; then mv /run/relaunch-probe-conf "$conf"; else rm -f "$conf"; fi
+        }
+        trap restore EXIT
+        says() { local got=0; "$unit" "$2" || got=$?; [ "$got" -eq "$1" ] || { echo "relaunch-app-unit $2 exited $got, expected $1 ($3)"; exit 1; }; }
+        printf "[App]\nUnit=zz-probe-a.service\nUnit = zz-probe-b.service \nPermissions=camera\n" >/run/relaunch/apps.d/zz-probe.conf
+        says 1 zz-probe-a.service "a later Unit= replaces it"
+        says 0 zz-probe-b.service "the last Unit= of a file in /run/relaunch/apps.d"
+        printf "[App]\nUnit=zz-probe-c.service\nPermissions=camera\n" >/etc/relaunch/apps.d/zz-probe.conf
+        says 1 zz-probe-b.service "hidden by the file of the same name in /etc/relaunch/apps.d"
+        says 0 zz-probe-c.service "registered in /etc/relaunch/apps.d"
+        printf "\n[app zz-probe-d]\nunit = zz-probe-d.service # a comment\n" >>"$conf"
+        says 0 zz-probe-d.service "an [app NAME] section of permissiond.conf"
+        says 0 checkin-demo.service "a seed app"
+        says 1 zz-probe-e.service "registered nowhere"
+        says 2 "" "no unit named"
+    '
+}
+
 check_killunit_refused_for_permissiond_on_other_units() {
     # shellcheck disable=SC2046
     expect_exit 1 run_like "$REPO/systemd/permissiond.service" $(killunit_probe polkit.service)
