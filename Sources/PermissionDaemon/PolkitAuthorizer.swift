@@ -1,5 +1,5 @@
-import PermissionStore
-import Systemd
+package import PermissionStore
+package import Systemd
 
 /// Authorizes as systemd's own daemons do: root passes; anyone else is asked about through polkit,
 /// interactively only when the call allowed it (`busctl --allow-interactive-authorization`).
@@ -8,20 +8,25 @@ import Systemd
 /// (the service lets root and the app itself through first) need `org.relaunch.permissions.read`.
 /// polkit is asked without holding the link's connection, so a prompt that nobody answers holds
 /// up its own caller and nobody else, until ``PolkitAuthority/interactiveTimeout``.
-struct PolkitAuthorizer: Authorizer {
+package struct PolkitAuthorizer: Authorizer {
     /// The action for Set and Reset.
-    static let changeAction = "org.relaunch.permissions.set"
+    package static let changeAction = "org.relaunch.permissions.set"
     /// The action for reading another app's permissions and kills.
-    static let readAction = "org.relaunch.permissions.read"
+    package static let readAction = "org.relaunch.permissions.read"
 
-    let authority: PolkitAuthority
+    /// Who answers: polkit over the bus (``PolkitAuthority``), or a stand-in in unit tests.
+    let authority: any PolkitChecking
 
-    func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
+    package init(authority: any PolkitChecking) {
+        self.authority = authority
+    }
+
+    package func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
         if caller.uid == 0 { return }
         try await ask(Self.changeAction, for: caller, what: "changing permissions")
     }
 
-    func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
+    package func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
         if caller.uid == 0 { return }
         try await ask(Self.readAction, for: caller, what: "reading the permissions of \(app), which is not the caller's own app")
     }
@@ -30,7 +35,7 @@ struct PolkitAuthorizer: Authorizer {
         guard let name = caller.busName else {
             throw .accessDenied("the caller is not root and the bus did not name it, so polkit cannot be asked")
         }
-        let answer: PolkitAuthority.Answer
+        let answer: PolkitVerdict
         do throws(BusError) {
             answer = try await authority.check(action: action, busName: name, interactive: caller.interactive)
         } catch {
@@ -44,5 +49,33 @@ struct PolkitAuthorizer: Authorizer {
                 : "add the user to the group 'relaunch', or run as root"
             throw .accessDenied("uid \(caller.uid) is not authorized for \(action) (\(what)); \(how)")
         }
+    }
+}
+
+/// polkit's answer for one caller and action.
+package struct PolkitVerdict: Sendable, Hashable {
+    /// The caller may do it.
+    package var isAuthorized: Bool
+    /// The caller could, after authenticating (not authorized yet).
+    package var isChallenge: Bool
+
+    package init(isAuthorized: Bool, isChallenge: Bool) {
+        self.isAuthorized = isAuthorized
+        self.isChallenge = isChallenge
+    }
+}
+
+/// Asks polkit whether a bus client may do an action (``PolkitAuthority`` over the system bus).
+package protocol PolkitChecking: Sendable {
+    /// polkit's answer for `busName` and `action`.
+    ///
+    /// - Throws: ``BusError`` when polkit cannot be asked or did not answer in time.
+    func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict
+}
+
+extension PolkitAuthority: PolkitChecking {
+    package func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict {
+        let answer: Answer = try await check(action: action, busName: busName, interactive: interactive)
+        return PolkitVerdict(isAuthorized: answer.isAuthorized, isChallenge: answer.isChallenge)
     }
 }
