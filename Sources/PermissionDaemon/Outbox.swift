@@ -1,7 +1,7 @@
 package import PermissionStore
 
 /// Carries out the kills still owed (the outbox): at start, after a reconnect, and every
-/// ``retryInterval`` while some remain, each try a job of the ``Writer`` so it never interleaves
+/// ``defaultRetryInterval`` while some remain, each try a job of the ``Writer`` so it never interleaves
 /// with a Set. A kill is sent again only while the store still has it pending, so a kill that
 /// went through is never sent twice; one that failed stays pending and is tried again.
 package final class Outbox: Sendable {
@@ -15,10 +15,15 @@ package final class Outbox: Sendable {
     private let stop: AsyncStream<Never>
     private let stopInput: AsyncStream<Never>.Continuation
 
-    /// How long to wait before trying the remaining kills again.
-    package static let retryInterval: Duration = .seconds(1)
+    /// How long to wait before trying the remaining kills again, unless told otherwise.
+    package static let defaultRetryInterval: Duration = .seconds(1)
+    /// How long this outbox waits before trying the remaining kills again.
+    let retryInterval: Duration
 
-    package init(service: PermissionService, writer: Writer, effects: EffectPerformer) {
+    package init(
+        service: PermissionService, writer: Writer, effects: EffectPerformer, retryInterval: Duration = Outbox.defaultRetryInterval
+    ) {
+        self.retryInterval = retryInterval
         self.service = service
         self.writer = writer
         self.effects = effects
@@ -54,10 +59,10 @@ package final class Outbox: Sendable {
         }
     }
 
-    /// One try of every pending kill, on the writer; schedules the next while some remain.
-    private func tryOnce() async {
+    /// One try of every pending kill (run it on the writer); schedules the next while some remain.
+    package func tryOnce() async {
         let (effects, remaining) = await service.redeliverPendingKills()
         self.effects.submit(effects)
-        if remaining > 0 { redeliver(after: Self.retryInterval) }
+        if remaining > 0 { redeliver(after: retryInterval) }
     }
 }
