@@ -26,7 +26,7 @@ struct OutboxTests {
             try? await answers.wait(for: 1)
             outbox.redeliver()
             try? await withBound(.seconds(30), "the outbox to kill app-0 (attempts so far: \(units.attempts))") {
-                while units.killed.isEmpty { await Task.yield() }
+                await units.killedOne()
             }
             outbox.finish()
             writer.finish()

@@ -24,6 +24,8 @@ final class ScriptedUnits: UnitController {
     private let state = Mutex(State())
     private let entered: AsyncStream<Void>
     private let entry: AsyncStream<Void>.Continuation
+    private let kills: AsyncStream<Void>
+    private let killDone: AsyncStream<Void>.Continuation
 
     /// - Parameters:
     ///   - failKills: how many kill attempts fail before one goes through.
@@ -34,6 +36,7 @@ final class ScriptedUnits: UnitController {
             $0.gated = gated
         }
         (entered, entry) = AsyncStream.makeStream(of: Void.self)
+        (kills, killDone) = AsyncStream.makeStream(of: Void.self)
     }
 
     /// The instances killed, in order ("unit/invocation").
@@ -66,6 +69,11 @@ final class ScriptedUnits: UnitController {
         for await _ in entered { return }
     }
 
+    /// Returns once a kill has reached its instance (the first one; call once).
+    func killedOne() async {
+        for await _ in kills { return }
+    }
+
     func runningInstance(of unit: String) async throws -> String? {
         state.withLock { $0.running[unit] }
     }
@@ -87,7 +95,7 @@ final class ScriptedUnits: UnitController {
         }
         // Other writes get every chance to run meanwhile, if anything lets them.
         for _ in 0..<10 { await Task.yield() }
-        return try state.withLock { state in
+        let delivery = try state.withLock { state -> KillDelivery in
             if state.failKills > 0 {
                 state.failKills -= 1
                 throw Failure(description: "systemd refused the kill")
@@ -97,5 +105,7 @@ final class ScriptedUnits: UnitController {
             state.killed.append(unit + "/" + instance)
             return .killed
         }
+        if delivery == .killed { killDone.yield() }
+        return delivery
     }
 }
