@@ -2,7 +2,7 @@ import Synchronization
 
 /// permissiond's one writer: every change (Set, Reset, an outbox try) is a job in one `AsyncStream`,
 /// drained in order by the one task that runs ``drain()``, so writes never overlap and commit in
-/// the order they were submitted. It also tells how long the current job has been running (the
+/// the order they were submitted, on a thread of their own (``WriterThread``). It also tells how long the current job has been running (the
 /// watchdog's test that writes are not stuck).
 ///
 /// Reads never pass through it: they are answered on the bus thread from memory.
@@ -40,10 +40,12 @@ package final class Writer: Sendable {
     /// Runs the jobs one at a time, in order, until ``finish()`` and the last queued job ran (or
     /// the task is cancelled: then the jobs still queued are dropped).
     package func drain() async {
-        for await job in jobs {
-            busySince.withLock { $0 = clock.now }
-            await job()
-            busySince.withLock { $0 = nil }
+        await withTaskExecutorPreference(WriterThread.shared) {
+            for await job in jobs {
+                busySince.withLock { $0 = clock.now }
+                await job()
+                busySince.withLock { $0 = nil }
+            }
         }
     }
 

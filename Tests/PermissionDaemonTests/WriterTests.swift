@@ -26,6 +26,24 @@ struct WriterTests {
         #expect(writer.submit {} == false, "a finished writer took a job")
     }
 
+    @Test("Writes run on the writer's own thread, also after they awaited, never on the task pool")
+    func jobsRunOnTheWriterThread() async {
+        let writer = Writer()
+        let onWriterThread = Mutex<[Bool]>([])
+        for _ in 0..<3 {
+            writer.submit {
+                onWriterThread.withLock { $0.append(WriterThread.shared.isCurrent) }
+                await Task.yield()
+                try? await Task.sleep(for: .milliseconds(1))
+                onWriterThread.withLock { $0.append(WriterThread.shared.isCurrent) }
+            }
+        }
+        writer.finish()
+        await writer.drain()
+        #expect(onWriterThread.withLock { $0 } == Array(repeating: true, count: 6))
+        #expect(await Task.detached { WriterThread.shared.isCurrent }.value == false, "a pool task ran on the writer thread")
+    }
+
     @Test("Racing Sets are each applied once, one at a time, and each answered")
     func racingSetsAreEachAnswered() async throws {
         let count = 24
