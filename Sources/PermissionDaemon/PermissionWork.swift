@@ -57,30 +57,15 @@ package final class PermissionWork: Sendable {
         _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
-        let taken = calls.start {
-            var caller = await identify()
-            caller.interactive = interactive
-            do throws(PermissionServiceError) {
-                try await self.service.authorize(request, caller: caller)
-            } catch {
-                reply(.failure(error))
-                whenAnswered()
-                return
-            }
-            let queued = self.writer.submit { [caller] in
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { caller in
+            let queued = self.writer.submit {
                 defer { whenAnswered() }
                 let outcome = await self.service.perform(request, caller: caller)
                 reply(outcome.reply)
                 self.effects.submit(outcome.effects)
             }
-            if !queued {
-                reply(.failure(.failed("permissiond is shutting down; nothing was changed: try again")))
-                whenAnswered()
-            }
-        }
-        if !taken {
-            reply(.failure(.failed("permissiond is shutting down; nothing was changed: try again")))
-            whenAnswered()
+            guard queued else { return .failure(Self.shuttingDown) }
+            return nil
         }
     }
 
@@ -90,20 +75,38 @@ package final class PermissionWork: Sendable {
         _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
+            self.service.read(request)
+        }
+    }
+
+    /// The answer to a call taken after shutdown began.
+    static let shuttingDown = PermissionServiceError.failed("permissiond is shutting down; nothing was changed: try again")
+
+    /// Starts a call task that identifies and authorizes the caller, then runs `allowed`: its
+    /// answer is sent, or nil when it answers later itself (and then calls `whenAnswered` itself).
+    private func take(
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void,
+        allowed: @escaping @Sendable (Caller) -> Result<PermissionReply, PermissionServiceError>?
+    ) {
         let taken = calls.start {
-            defer { whenAnswered() }
             var caller = await identify()
             caller.interactive = interactive
+            let answer: Result<PermissionReply, PermissionServiceError>?
             do throws(PermissionServiceError) {
                 try await self.service.authorize(request, caller: caller)
+                answer = allowed(caller)
             } catch {
-                reply(.failure(error))
-                return
+                answer = .failure(error)
             }
-            reply(self.service.read(request))
+            if let answer {
+                reply(answer)
+                whenAnswered()
+            }
         }
         if !taken {
-            reply(.failure(.failed("permissiond is shutting down: try again")))
+            reply(.failure(Self.shuttingDown))
             whenAnswered()
         }
     }

@@ -130,13 +130,7 @@ package struct PermissionsBusServer: Service {
             return try answer(service.read(request))
         }
         if case .listApps = request { return try answer(service.read(request)) }
-        let ticket = try pending.admit(call.sender)
-        let sender = call.sender
-        work.read(
-            request, interactive: call.allowsInteractiveAuthorization,
-            identify: { await callers.identity(of: sender) },
-            reply: { reply.send($0.map(\.busReply).mapError(\.busError)) },
-            whenAnswered: { pending.release(ticket) })
+        try hand(request, call, reply, to: work.read, callers: callers, pending: pending)
         return nil
     }
 
@@ -153,14 +147,24 @@ package struct PermissionsBusServer: Service {
         _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork, callers: CallerDirectory,
         pending: PendingCalls
     ) throws(BusError) -> BusReply? {
-        let request = try PermissionRequest(call)
+        try hand(try PermissionRequest(call), call, reply, to: work.write, callers: callers, pending: pending)
+        return nil
+    }
+
+    /// Counts the call against its sender's limit and hands it to `take` (``PermissionWork``'s read
+    /// or write), which answers through `reply` and frees the count once answered.
+    private static func hand(
+        _ request: PermissionRequest, _ call: BusMethodCall, _ reply: BusPendingReply,
+        to take: (
+            PermissionRequest, Bool, @escaping @Sendable () async -> Caller, @escaping PermissionWork.Reply,
+            @escaping @Sendable () -> Void
+        ) -> Void,
+        callers: CallerDirectory, pending: PendingCalls
+    ) throws(BusError) {
         let ticket = try pending.admit(call.sender)
         let sender = call.sender
-        work.write(
-            request, interactive: call.allowsInteractiveAuthorization,
-            identify: { await callers.identity(of: sender) },
-            reply: { reply.send($0.map(\.busReply).mapError(\.busError)) },
-            whenAnswered: { pending.release(ticket) })
-        return nil
+        take(
+            request, call.allowsInteractiveAuthorization, { await callers.identity(of: sender) },
+            { reply.send($0.map(\.busReply).mapError(\.busError)) }, { pending.release(ticket) })
     }
 }
