@@ -43,26 +43,24 @@ package struct PolkitAuthorizer: Authorizer {
                 "uid \(caller.uid) is not root and polkit could not be asked (\(error.message)); "
                     + "run as root, or start polkit (systemctl status polkit)")
         }
-        guard answer.isAuthorized else {
-            let how = answer.isChallenge
-                ? "authentication is required: run with sudo, or call with --allow-interactive-authorization"
-                : "add the user to the group 'relaunch', or run as root"
-            throw .accessDenied("uid \(caller.uid) is not authorized for \(action) (\(what)); \(how)")
+        let how: String
+        switch answer {
+        case .authorized: return
+        case .challenge: how = "authentication is required: run with sudo, or call with --allow-interactive-authorization"
+        case .denied: how = "add the user to the group 'relaunch', or run as root"
         }
+        throw .accessDenied("uid \(caller.uid) is not authorized for \(action) (\(what)); \(how)")
     }
 }
 
 /// polkit's answer for one caller and action.
-package struct PolkitVerdict: Sendable, Hashable {
+package enum PolkitVerdict: Sendable, Hashable {
     /// The caller may do it.
-    package var isAuthorized: Bool
+    case authorized
     /// The caller could, after authenticating (not authorized yet).
-    package var isChallenge: Bool
-
-    package init(isAuthorized: Bool, isChallenge: Bool) {
-        self.isAuthorized = isAuthorized
-        self.isChallenge = isChallenge
-    }
+    case challenge
+    /// The caller may not.
+    case denied
 }
 
 /// Asks polkit whether a bus client may do an action (``PolkitAuthority`` over the system bus).
@@ -76,6 +74,6 @@ package protocol PolkitChecking: Sendable {
 extension PolkitAuthority: PolkitChecking {
     package func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict {
         let answer: Answer = try await check(action: action, busName: busName, interactive: interactive)
-        return PolkitVerdict(isAuthorized: answer.isAuthorized, isChallenge: answer.isChallenge)
+        return answer.isAuthorized ? .authorized : answer.isChallenge ? .challenge : .denied
     }
 }

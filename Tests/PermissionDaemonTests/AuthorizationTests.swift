@@ -47,7 +47,7 @@ struct AuthorizationTests {
 
     @Test("Root changes and reads without polkit being asked")
     func rootPasses() async {
-        let polkit = ScriptedPolkit(.answer(PolkitVerdict(isAuthorized: false, isChallenge: false)))
+        let polkit = ScriptedPolkit(.answer(.denied))
         let authorizer = PolkitAuthorizer(authority: polkit)
         let root = Caller(uid: 0, busName: ":1.3")
         #expect(await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeChange(by: root) } == nil)
@@ -57,7 +57,7 @@ struct AuthorizationTests {
 
     @Test("polkit's yes lets a user through; its question names the action and the caller's bus name")
     func polkitYes() async {
-        let polkit = ScriptedPolkit(.answer(PolkitVerdict(isAuthorized: true, isChallenge: false)))
+        let polkit = ScriptedPolkit(.answer(.authorized))
         let authorizer = PolkitAuthorizer(authority: polkit)
         var caller = Self.user
         caller.interactive = true
@@ -68,10 +68,8 @@ struct AuthorizationTests {
 
     @Test("polkit's no, and its 'authenticate first', refuse with AccessDenied and say what to do")
     func polkitNo() async {
-        for (verdict, hint) in [
-            (PolkitVerdict(isAuthorized: false, isChallenge: false), "group 'relaunch'"),
-            (PolkitVerdict(isAuthorized: false, isChallenge: true), "authentication is required"),
-        ] {
+        let cases: [(PolkitVerdict, String)] = [(.denied, "group 'relaunch'"), (.challenge, "authentication is required")]
+        for (verdict, hint) in cases {
             let authorizer = PolkitAuthorizer(authority: ScriptedPolkit(.answer(verdict)))
             let error = await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeChange(by: Self.user) }
             #expect(error?.dbusName == "org.freedesktop.DBus.Error.AccessDenied", "\(String(describing: error))")
@@ -103,7 +101,7 @@ struct AuthorizationTests {
 
     @Test("A caller the bus did not name is refused without asking polkit")
     func unnamedCallerRefused() async {
-        let polkit = ScriptedPolkit(.answer(PolkitVerdict(isAuthorized: true, isChallenge: false)))
+        let polkit = ScriptedPolkit(.answer(.authorized))
         let authorizer = PolkitAuthorizer(authority: polkit)
         let error = await refusal { () throws(PermissionServiceError) in
             try await authorizer.authorizeChange(by: Caller(uid: UInt32.max))
