@@ -101,6 +101,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // permissiond's logic (the bus server, the writer, the outbox, callers, polkit, systemd):
+        // a library so that PermissionDaemonTests can reach it; not a product.
+        .target(
+            name: "PermissionDaemon",
+            dependencies: [
+                "PermissionStore", "RelaunchContract", "RelaunchBus", "Systemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "PermissionStore",
             dependencies: [
@@ -125,10 +136,7 @@ let package = Package(
         .executableTarget(
             name: "permissiond",
             dependencies: [
-                "PermissionStore", "RelaunchContract", "RelaunchBus", "Systemd",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "PermissionDaemon", "PermissionStore", "RelaunchContract",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -166,6 +174,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        .testTarget(
+            name: "PermissionDaemonTests",
+            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]
+        ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
         // runs them inside it; elsewhere they are disabled.
         .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "Systemd"]),

@@ -1,14 +1,12 @@
 import ArgumentParser
 import Foundation
-import Logging
+import PermissionDaemon
 import PermissionStore
 import RelaunchContract
-import ServiceLifecycle
-import Systemd
-import UnixSignals
 
 /// permissiond: the permission daemon. Owns `org.relaunch.Permissions1` on the system bus, stores
 /// permission states durably and, when a change requires it, has systemd SIGKILL the app's unit.
+/// The daemon itself is the PermissionDaemon library; this parses the arguments and runs it.
 @main
 struct Permissiond: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,9 +40,6 @@ struct Permissiond: AsyncParsableCommand {
         discussion: "Default: \(AppRegistry.defaultFolders.joined(separator: ", ")).", valueName: "folder"))
     var appsFolders: [String] = []
 
-    /// The apps.d folders to read.
-    private var appFolders: [String] { appsFolders.isEmpty ? AppRegistry.defaultFolders : appsFolders }
-
     @Flag(name: .customLong("print-example-config"), help: "Print a commented example configuration and exit.")
     var printExampleConfiguration = false
 
@@ -53,91 +48,14 @@ struct Permissiond: AsyncParsableCommand {
             print(PermissionConfiguration.example, terminator: "")
             return
         }
-        do {
-            try await serve()
+        let daemon = Daemon(
+            databasePath: database, configurationPath: configurationPath,
+            appFolders: appsFolders.isEmpty ? AppRegistry.defaultFolders : appsFolders)
+        do throws(DaemonError) {
+            try await daemon.run(environment: ProcessInfo.processInfo.environment)
         } catch {
             error.report()
             throw ExitCode.failure
         }
-    }
-
-    /// The configuration file and the apps.d registrations; a bad registration file is skipped and
-    /// named in the journal (file, line, fault), a bad configuration file is an error.
-    static func loadConfiguration(
-        _ settings: DaemonSettings, appFolders: [String], logger: Logger
-    ) throws(DaemonError) -> PermissionConfiguration {
-        var configuration: PermissionConfiguration
-        do {
-            configuration = try PermissionConfiguration.load(path: settings.configurationPath)
-        } catch {
-            throw DaemonError("bad configuration: \(error)")
-        }
-        if let policy = settings.killPolicyOverride { configuration.killPolicy = policy }
-        configuration.registry = AppRegistry.load(folders: appFolders)
-        for problem in configuration.registry.problems {
-            logger.warning("skipped app registration \(problem)", metadata: [
-                "REGISTRATION_FILE": "\(problem.file)", "REGISTRATION_LINE": "\(problem.line.map(String.init) ?? "")",
-                "FAULT": "\(problem.fault)",
-            ])
-        }
-        return configuration
-    }
-
-    private func serve() async throws(DaemonError) {
-        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "permissiond") }
-        let logger = Logger(label: "permissiond")
-
-        let settings = try DaemonSettings.resolve(
-            database: database, configuration: configurationPath, environment: ProcessInfo.processInfo.environment)
-        let configuration = try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger)
-
-        let store: PermissionDatabase
-        do {
-            store = try PermissionDatabase(path: settings.databasePath)
-        } catch {
-            throw DaemonError("\(error)")
-        }
-        defer {
-            do {
-                try store.close()
-            } catch {
-                logger.error("closing the permission database failed: \(error)")
-            }
-        }
-
-        // Calls to systemd and polkit go over a link of their own: processed from the start (an
-        // unprocessed connection is dropped by dbus-daemon after 30 s) and reopened when the bus or
-        // systemd went away. Never the serving connection, whose thread must stay free for reads.
-        let link = BusLink()
-        let hooks = ProcessInfo.processInfo.environment["RELAUNCH_TEST_HOOKS"] == "1" ? TestHooks() : nil
-        let systemd = SystemdUnitController(link: link)
-        let service = PermissionService(
-            database: store, configuration: configuration,
-            units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
-            authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
-        let server = PermissionsBusServer(
-            service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
-        let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
-            service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
-            systemd.kills.forgetLimits()  // the units' start limits are read again at the next kill
-            return service.configuration.apps
-        }
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: [
-                    ServiceGroupConfiguration.ServiceConfiguration(service: server),
-                    ServiceGroupConfiguration.ServiceConfiguration(service: reloader),
-                ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
-        do {
-            try await group.run()
-        } catch let error as DaemonError {
-            throw error
-        } catch {
-            throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
-        }
-        link.close()
-        logger.notice("stopped serving \(BusNames.Permissions.service)")
     }
 }

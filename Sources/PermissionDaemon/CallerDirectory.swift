@@ -1,6 +1,6 @@
-import PermissionStore
+package import PermissionStore
 import Synchronization
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +18,7 @@ import Glibc
 /// up once per connection and remembered (an app that reads many times pays one lookup); lookups
 /// for the same name that overlap share one. Forgotten after a reconnect and when the directory
 /// grows past ``capacity``.
-final class CallerDirectory: Sendable {
+package final class CallerDirectory: Sendable {
     private struct Known {
         /// Identities looked up.
         var resolved: [String: PermissionStore.Caller] = [:]
@@ -34,21 +34,21 @@ final class CallerDirectory: Sendable {
 
     private let link: BusLink
     private let known = Mutex(Known())
-    static let capacity = 4096
+    package static let capacity = 4096
     static let callTimeout: Duration = .seconds(5)
 
-    init(link: BusLink) {
+    package init(link: BusLink) {
         self.link = link
     }
 
     /// The identity of `sender` when it is already known (no waiting), else nil.
-    func cached(_ sender: String?) -> PermissionStore.Caller? {
+    package func cached(_ sender: String?) -> PermissionStore.Caller? {
         guard let sender else { return nil }
         return known.withLock { $0.resolved[sender] }
     }
 
     /// The identity of `sender`; unknown parts (the bus could not tell) stay nobody and no unit.
-    func identity(of sender: String?) async -> PermissionStore.Caller {
+    package func identity(of sender: String?) async -> PermissionStore.Caller {
         guard let sender else { return PermissionStore.Caller(uid: UInt32.max) }
         let link = link
         let found = known.withLock { known -> Found in
@@ -75,11 +75,11 @@ final class CallerDirectory: Sendable {
     }
 
     /// Forgets every name (the bus connection was made anew).
-    func forgetAll() { known.withLock { $0 = Known() } }
+    package func forgetAll() { known.withLock { $0 = Known() } }
 
     /// Asks the bus for the caller's credentials, then systemd for its unit (not for root: root
     /// reads and changes everything anyway).
-    static func lookUp(_ sender: String, over link: BusLink) async -> PermissionStore.Caller {
+    package static func lookUp(_ sender: String, over link: BusLink) async -> PermissionStore.Caller {
         var caller = PermissionStore.Caller(uid: UInt32.max, busName: sender)
         let credentials: (uid: UInt32, pid: UInt32)
         do throws(BusError) {

@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
-import Logging
-import PermissionStore
+package import Logging
+package import PermissionStore
 import RelaunchContract
-import Systemd
+package import Systemd
 
 /// Performs what the permission service asks for after a reply: journal entries and `Changed` signals.
 ///
@@ -13,31 +13,31 @@ import Systemd
 /// dispatches and answers, and the queue needs the connection to emit. The queue runs on its own
 /// (overcommit) threads, not Swift's cooperative pool, so waiting for the connection there cannot
 /// starve the task the bus thread is waiting for, whatever the number of cores.
-final class EffectPerformer: Sendable {
+package final class EffectPerformer: Sendable {
     /// The serving connection, which emits the signals (a new one after a reconnect).
     private let connection = Mutex<BusConnection?>(nil)
     /// The journal.
-    let logger: Logger
+    package let logger: Logger
     private let queue = DispatchQueue(label: "permissiond.effects")
 
     /// Performs effects with `logger`, and signals on the connection given to ``use(_:)``.
-    init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
     /// Emits the signals that follow on `connection`.
-    func use(_ connection: BusConnection) {
+    package func use(_ connection: BusConnection) {
         self.connection.withLock { $0 = connection }
     }
 
     /// Queues `effects`, performed in order after everything queued before.
-    func submit(_ effects: [PermissionEffect]) {
+    package func submit(_ effects: [PermissionEffect]) {
         guard !effects.isEmpty else { return }
         queue.async { self.perform(effects) }
     }
 
     /// Returns once everything submitted so far has been performed.
-    func drained() async {
+    package func drained() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async { done.resume() }
         }

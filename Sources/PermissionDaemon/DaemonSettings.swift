@@ -1,20 +1,20 @@
 import PermissionStore
-import RelaunchContract
+package import RelaunchContract
 
 /// Where permissiond keeps its store, where it reads its configuration, and the kill policy that
 /// overrides the file's: resolved once at startup from the options and the environment.
-struct DaemonSettings: Sendable, Hashable {
+package struct DaemonSettings: Sendable, Hashable {
     /// The SQLite store.
-    var databasePath: String
+    package var databasePath: String
     /// The configuration file (absent means the built-in defaults).
-    var configurationPath: String
+    package var configurationPath: String
     /// `RELAUNCH_KILL_POLICY`, when set: wins over the configuration file's `kill-policy`.
-    var killPolicyOverride: KillPolicy?
+    package var killPolicyOverride: KillPolicy?
 
     /// The environment variable the scenario runner sets (through a runtime drop-in) to switch policies.
-    static let killPolicyVariable = "RELAUNCH_KILL_POLICY"
+    package static let killPolicyVariable = "RELAUNCH_KILL_POLICY"
     /// The store's file name inside the state directory.
-    static let databaseFileName = "permissions.db"
+    package static let databaseFileName = "permissions.db"
 
     /// Resolves the settings.
     ///
@@ -23,7 +23,7 @@ struct DaemonSettings: Sendable, Hashable {
     ///   - configuration: `--config`, if given.
     ///   - environment: the process environment (`STATE_DIRECTORY`, `RELAUNCH_KILL_POLICY`).
     /// - Throws: ``DaemonError`` when `RELAUNCH_KILL_POLICY` names no policy.
-    static func resolve(
+    package static func resolve(
         database: String?, configuration: String?, environment: [String: String]
     ) throws(DaemonError) -> Self {
         var policy: KillPolicy?
@@ -44,7 +44,7 @@ struct DaemonSettings: Sendable, Hashable {
 
     /// `$STATE_DIRECTORY/permissions.db` under systemd (the first directory when it lists several),
     /// else `./permissions.db` for a daemon started by hand.
-    static func defaultDatabasePath(environment: [String: String]) -> String {
+    package static func defaultDatabasePath(environment: [String: String]) -> String {
         let stateDirectory = environment["STATE_DIRECTORY"]?
             .split(separator: ":", omittingEmptySubsequences: true).first.map(String.init)
         guard let stateDirectory else { return "./" + databaseFileName }

@@ -3,18 +3,18 @@ import Glibc
 #endif
 
 /// Why permissiond cannot start or keep serving, as one line that says what to do.
-struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The line, without the program name.
-    var description: String
+    package var description: String
 
     /// An error reading `line`.
-    init(_ line: String) {
+    package init(_ line: String) {
         description = line
     }
 
     /// Writes `permissiond: LINE` to stderr; under systemd (stderr is the journal stream) with the
     /// `<3>` prefix so journald records it at priority err.
-    func report() {
+    package func report() {
         let prefix = Self.stderrIsJournal ? "<3>" : ""
         var line = prefix + "permissiond: " + description.replacingNewlines() + "\n"
         line.withUTF8 { bytes in

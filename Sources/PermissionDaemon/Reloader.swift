@@ -1,18 +1,24 @@
-import Logging
+package import Logging
 import ServiceLifecycle
-import Systemd
+package import Systemd
 import UnixSignals
 
 /// `systemctl reload permissiond` (ExecReload sends SIGHUP): reads the configuration and the apps.d
 /// registrations again and swaps them in whole, telling systemd RELOADING=1 and then READY=1.
 /// Nothing stored is touched; a reload that fails keeps the configuration it had.
-struct Reloader: Service {
+package struct Reloader: Service {
     let notifier: ServiceNotifier
     let logger: Logger
     /// Loads and applies the new configuration; returns the registered app ids.
     let reload: @Sendable () throws(DaemonError) -> [String]
 
-    func run() async throws {
+    package init(notifier: ServiceNotifier, logger: Logger, reload: @escaping @Sendable () throws(DaemonError) -> [String]) {
+        self.notifier = notifier
+        self.logger = logger
+        self.reload = reload
+    }
+
+    package func run() async throws {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         for await _ in hangups.cancelOnGracefulShutdown() {
             _ = try? notifier.notify([.reloading, .status("Reloading app registrations")])

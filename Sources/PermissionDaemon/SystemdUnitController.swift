@@ -1,6 +1,6 @@
-import PermissionStore
+package import PermissionStore
 import Synchronization
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -12,11 +12,15 @@ import Glibc
 /// (dbus-daemon restarted, `systemctl daemon-reexec`), and every call is bounded by
 /// ``callTimeout`` and completed by the link's loop, so a Set never waits sd-bus's 25 s default on
 /// a systemd that does not answer, and no call waits behind another caller's polkit prompt.
-struct SystemdUnitController: UnitController {
+package struct SystemdUnitController: UnitController {
     /// The link calls go through.
     let link: BusLink
+
+    package init(link: BusLink) {
+        self.link = link
+    }
     /// permissiond's own recent kills per unit, for the start limit (``keepStartLimitFor(_:)``).
-    let kills = StartLimitLedger()
+    package let kills = StartLimitLedger()
     /// The longest one call to systemd may take.
     static let callTimeout: Duration = .seconds(2)
     /// The most calls one ``runningInstance(of:)`` makes.
@@ -35,7 +39,7 @@ struct SystemdUnitController: UnitController {
     /// The main-process test matters right after a kill: while systemd waits to restart the app
     /// (SubState `auto-restart`), ActiveState is `activating` but nothing runs, and KillUnit would
     /// fail with "No main process to kill". The next instance starts with the new state anyway.
-    func runningInstance(of unit: String) async throws -> String? {
+    package func runningInstance(of unit: String) async throws -> String? {
         let path = SystemdManager.unitObjectPath(unit)
         guard let state = try await activeState(path) else { return nil }  // no such unit: nothing runs
         guard ["active", "reloading", "activating"].contains(state) else { return nil }
@@ -53,7 +57,7 @@ struct SystemdUnitController: UnitController {
     /// calls are a few hundred microseconds apart, and a relaunch takes far longer than that.
     /// Before the kill, the unit's start limit is kept clear of permissiond's own kills
     /// (``keepStartLimitFor(_:)``): a permission kill is not a crash.
-    func kill(unit: String, instance: String) async throws -> KillDelivery {
+    package func kill(unit: String, instance: String) async throws -> KillDelivery {
         // The same instance (a restart gets a new InvocationID); if it no longer has a main
         // process, KillUnit says NoSuchProcess.
         let current = SystemdManager.hex(
@@ -132,7 +136,7 @@ struct SystemdUnitController: UnitController {
 }
 
 /// permissiond's own kills per unit within the unit's start-limit interval, and the limits read.
-final class StartLimitLedger: Sendable {
+package final class StartLimitLedger: Sendable {
     private struct State {
         var kills: [String: [ContinuousClock.Instant]] = [:]
         var limits: [String: (burst: Int, interval: Duration)] = [:]
@@ -165,7 +169,7 @@ final class StartLimitLedger: Sendable {
     }
 
     /// Forgets the limits read (a reload may have changed the units).
-    func forgetLimits() {
+    package func forgetLimits() {
         state.withLock { $0.limits.removeAll() }
     }
 }

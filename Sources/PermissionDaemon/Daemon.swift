@@ -1,0 +1,109 @@
+import Foundation
+package import Logging
+package import PermissionStore
+import RelaunchContract
+import ServiceLifecycle
+import Systemd
+import UnixSignals
+
+/// permissiond put together: the store, the configuration, the link to systemd and polkit, the
+/// bus server and the reloader, run as one `ServiceGroup` until SIGTERM or SIGINT.
+package struct Daemon: Sendable {
+    /// `--database`, if given.
+    package var databasePath: String?
+    /// `--config`, if given.
+    package var configurationPath: String?
+    /// The apps.d folders to read.
+    package var appFolders: [String]
+
+    package init(databasePath: String?, configurationPath: String?, appFolders: [String]) {
+        self.databasePath = databasePath
+        self.configurationPath = configurationPath
+        self.appFolders = appFolders
+    }
+
+    /// The configuration file and the apps.d registrations; a bad registration file is skipped and
+    /// named in the journal (file, line, fault), a bad configuration file is an error.
+    package static func loadConfiguration(
+        _ settings: DaemonSettings, appFolders: [String], logger: Logger
+    ) throws(DaemonError) -> PermissionConfiguration {
+        var configuration: PermissionConfiguration
+        do {
+            configuration = try PermissionConfiguration.load(path: settings.configurationPath)
+        } catch {
+            throw DaemonError("bad configuration: \(error)")
+        }
+        if let policy = settings.killPolicyOverride { configuration.killPolicy = policy }
+        configuration.registry = AppRegistry.load(folders: appFolders)
+        for problem in configuration.registry.problems {
+            logger.warning("skipped app registration \(problem)", metadata: [
+                "REGISTRATION_FILE": "\(problem.file)", "REGISTRATION_LINE": "\(problem.line.map(String.init) ?? "")",
+                "FAULT": "\(problem.fault)",
+            ])
+        }
+        return configuration
+    }
+
+    /// Serves until SIGTERM or SIGINT; every write in flight has finished before the store closes.
+    ///
+    /// - Throws: ``DaemonError`` when the configuration, the database or the bus cannot be used.
+    package func run(environment: [String: String]) async throws(DaemonError) {
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: "permissiond") }
+        let logger = Logger(label: "permissiond")
+        let appFolders = appFolders
+
+        let settings = try DaemonSettings.resolve(
+            database: databasePath, configuration: configurationPath, environment: environment)
+        let configuration = try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger)
+
+        let store: PermissionDatabase
+        do {
+            store = try PermissionDatabase(path: settings.databasePath)
+        } catch {
+            throw DaemonError("\(error)")
+        }
+        defer {
+            do {
+                try store.close()
+            } catch {
+                logger.error("closing the permission database failed: \(error)")
+            }
+        }
+
+        // Calls to systemd and polkit go over a link of their own: processed from the start (an
+        // unprocessed connection is dropped by dbus-daemon after 30 s) and reopened when the bus or
+        // systemd went away. Never the serving connection, whose thread must stay free for reads.
+        let link = BusLink()
+        let hooks = environment["RELAUNCH_TEST_HOOKS"] == "1" ? TestHooks() : nil
+        let systemd = SystemdUnitController(link: link)
+        let service = PermissionService(
+            database: store, configuration: configuration,
+            units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
+            authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
+        let server = PermissionsBusServer(
+            service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
+        let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
+            service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
+            systemd.kills.forgetLimits()  // the units' start limits are read again at the next kill
+            return service.configuration.apps
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    ServiceGroupConfiguration.ServiceConfiguration(service: server),
+                    ServiceGroupConfiguration.ServiceConfiguration(service: reloader),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        do {
+            // Returns once the server has awaited its writes (PermissionWork.run): then the store closes.
+            try await group.run()
+        } catch let error as DaemonError {
+            throw error
+        } catch {
+            throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
+        }
+        link.close()
+        logger.notice("stopped serving \(BusNames.Permissions.service)")
+    }
+}

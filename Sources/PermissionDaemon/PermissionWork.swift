@@ -1,0 +1,113 @@
+package import PermissionStore
+
+/// Everything permissiond does once the bus thread has handed a call over, without the bus: the
+/// calls' own tasks (``CallTasks``), the one ``Writer``, the ``Outbox`` and the effects after a
+/// reply (``EffectPerformer``), all started and awaited by ``run(serving:)``.
+///
+/// A write (Set, Reset) runs in two steps: its call task learns who the caller is and asks the
+/// authorizer (concurrently with other calls: a polkit prompt holds up its own caller only), then
+/// hands the change to the writer, which commits, kills, replies and submits the effects.
+package final class PermissionWork: Sendable {
+    /// A call's answer, sent when it is known.
+    package typealias Reply = @Sendable (Result<PermissionReply, PermissionServiceError>) -> Void
+
+    package let service: PermissionService
+    package let writer = Writer()
+    package let calls = CallTasks()
+    package let effects: EffectPerformer
+    package let outbox: Outbox
+
+    package init(service: PermissionService, effects: EffectPerformer) {
+        self.service = service
+        self.effects = effects
+        outbox = Outbox(service: service, writer: writer, effects: effects)
+    }
+
+    /// Runs `serving` with the writer, the call tasks and the outbox running beside it, then shuts
+    /// down in order once `serving` returns or throws: no new calls, the calls taken finish (their
+    /// writes reach the writer), the outbox stops, the writer runs every write queued, and the
+    /// effects of the last writes are performed. So when this returns no write is in flight, and
+    /// the store may close.
+    ///
+    /// - Throws: what `serving` throws, once everything has shut down.
+    package func run(serving: () async throws -> Void) async throws {
+        async let writing: Void = writer.drain()
+        async let calling: Void = calls.run()
+        async let retrying: Void = outbox.run()
+        let served: Result<Void, any Error>
+        do {
+            try await serving()
+            served = .success(())
+        } catch {
+            served = .failure(error)
+        }
+        calls.finish()
+        await calling
+        outbox.finish()
+        await retrying
+        writer.finish()
+        await writing
+        await effects.drained()
+        try served.get()
+    }
+
+    /// Takes a write: learns who `identify` says the caller is, asks the authorizer, then queues
+    /// the change on the writer, which answers through `reply` and performs the effects.
+    package func write(
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
+    ) {
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { caller in
+            let queued = self.writer.submit {
+                defer { whenAnswered() }
+                let outcome = await self.service.perform(request, caller: caller)
+                reply(outcome.reply)
+                self.effects.submit(outcome.effects)
+            }
+            guard queued else { return .failure(Self.shuttingDown) }
+            return nil
+        }
+    }
+
+    /// Takes a read that needs the caller looked up and, unless it is root or the app itself,
+    /// polkit's word; answers from memory once allowed.
+    package func read(
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
+    ) {
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
+            self.service.read(request)
+        }
+    }
+
+    /// The answer to a call taken after shutdown began.
+    static let shuttingDown = PermissionServiceError.failed("permissiond is shutting down; nothing was changed: try again")
+
+    /// Starts a call task that identifies and authorizes the caller, then runs `allowed`: its
+    /// answer is sent, or nil when it answers later itself (and then calls `whenAnswered` itself).
+    private func take(
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void,
+        allowed: @escaping @Sendable (Caller) -> Result<PermissionReply, PermissionServiceError>?
+    ) {
+        let taken = calls.start {
+            var caller = await identify()
+            caller.interactive = interactive
+            let answer: Result<PermissionReply, PermissionServiceError>?
+            do throws(PermissionServiceError) {
+                try await self.service.authorize(request, caller: caller)
+                answer = allowed(caller)
+            } catch {
+                answer = .failure(error)
+            }
+            if let answer {
+                reply(answer)
+                whenAnswered()
+            }
+        }
+        if !taken {
+            reply(.failure(Self.shuttingDown))
+            whenAnswered()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import PermissionDaemon
+import PermissionStore
+import RelaunchContract
+import Synchronization
+import Testing
+
+@Suite("The writer: one write at a time, in order, each answered, awaited at shutdown")
+struct WriterTests {
+    @Test("Jobs run one at a time in the order they were submitted")
+    func jobsRunInOrder() async {
+        let writer = Writer()
+        let log = Mutex<[Int]>([])
+        let running = Mutex((now: 0, most: 0))
+        for index in 0..<50 {
+            writer.submit {
+                running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                for _ in 0..<5 { await Task.yield() }
+                log.withLock { $0.append(index) }
+                running.withLock { $0.now -= 1 }
+            }
+        }
+        writer.finish()
+        await writer.drain()
+        #expect(log.withLock { $0 } == Array(0..<50))
+        #expect(running.withLock { $0.most } == 1, "jobs overlapped")
+        #expect(writer.submit {} == false, "a finished writer took a job")
+    }
+
+    @Test("Writes run on the writer's own thread, also after they awaited, never on the task pool")
+    func jobsRunOnTheWriterThread() async {
+        let writer = Writer()
+        let onWriterThread = Mutex<[Bool]>([])
+        for _ in 0..<3 {
+            writer.submit {
+                onWriterThread.withLock { $0.append(WriterThread.shared.isCurrent) }
+                await Task.yield()
+                try? await Task.sleep(for: .milliseconds(1))
+                onWriterThread.withLock { $0.append(WriterThread.shared.isCurrent) }
+            }
+        }
+        writer.finish()
+        await writer.drain()
+        #expect(onWriterThread.withLock { $0 } == Array(repeating: true, count: 6))
+        #expect(await Task.detached { WriterThread.shared.isCurrent }.value == false, "a pool task ran on the writer thread")
+    }
+
+    @Test("Racing Sets are each applied once, one at a time, and each answered")
+    func racingSetsAreEachAnswered() async throws {
+        let count = 24
+        let harness = try DaemonHarness(apps: count)
+        for index in 0..<count { try harness.preset(index, .camera, .allowed) }
+        let answers = Answers()
+        try await harness.work.run {
+            await withDiscardingTaskGroup { group in
+                for index in 0..<count {
+                    group.addTask { harness.set(index, .camera, .denied, answers: answers) }
+                }
+            }
+            try await answers.wait(for: count)
+        }
+        #expect(answers.all.count == count)
+        #expect(answers.all.allSatisfy { if case .success(.done) = $0 { true } else { false } }, "\(answers.all)")
+        #expect(harness.units.killed.count == count, "each revocation kills its app once: \(harness.units.killed)")
+        #expect(Set(harness.units.killed).count == count)
+        #expect(harness.units.mostAtOnce == 1, "writes overlapped: \(harness.units.mostAtOnce) kills at once")
+        for index in 0..<count {
+            #expect(harness.database.get(app: DaemonHarness.app(index), permission: .camera) == .denied)
+            #expect(harness.database.lastKill(app: DaemonHarness.app(index)) != nil)
+        }
+    }
+
+    @Test("A write in flight at shutdown completes, answered and recorded, before run returns")
+    func writeInFlightAtShutdownCompletes() async throws {
+        let units = ScriptedUnits(gated: true)
+        let harness = try DaemonHarness(units: units)
+        try harness.preset(0, .camera, .allowed)
+        let answers = Answers()
+        try await harness.work.run {
+            harness.set(0, .camera, .denied, answers: answers)
+            try await withBound(.seconds(30), "the Set's kill to start") { await units.killStarted() }
+            // Shutdown begins (serving returns, as at SIGTERM) while the write waits in its kill.
+            units.openGate()
+        }
+        // Where the daemon closes the store: the write must be over by now.
+        #expect(answers.all.count == 1, "the write in flight was not awaited: answers \(answers.all)")
+        #expect(units.killed.count == 1)
+        #expect(harness.database.lastKill(app: DaemonHarness.app(0)) != nil, "the kill was not recorded before run returned")
+        #expect(try harness.database.pendingKills().isEmpty)
+    }
+
+    @Test("Calls taken after shutdown are refused, never lost")
+    func callsAfterShutdownAreRefused() async throws {
+        let harness = try DaemonHarness()
+        try await harness.work.run {}
+        let answers = Answers()
+        harness.set(0, .camera, .denied, answers: answers)
+        guard case .failure(let error) = try #require(answers.all.first) else {
+            Issue.record("a Set after shutdown was accepted: \(answers.all)")
+            return
+        }
+        #expect(error.message.contains("shutting down"))
+        #expect(harness.database.get(app: DaemonHarness.app(0), permission: .camera) != .denied)
+    }
+}
