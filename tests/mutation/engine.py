@@ -47,8 +47,8 @@ def first_failure(log):
 
 
 class Module:
-    def __init__(self, root, name, tests, equivalents, seed, per_module, jobs):
-        self.root, self.name, self.jobs = root, name, jobs
+    def __init__(self, root, work, name, tests, equivalents, seed, per_module, jobs, picked):
+        self.root, self.work, self.name, self.jobs = root, work, name, jobs
         if root not in MANIFEST:
             MANIFEST[root] = scratch.dump_package(root)
         self.kept = scratch.closure(MANIFEST[root], [name] + tests)
@@ -59,7 +59,10 @@ class Module:
                 print(f"  warning: tests/mutation/equivalent lists {key}, which is no site now")
         self.tally = Tally(equivalent=sum(1 for site in every if site.key in equivalents))
         pool = [site for site in every if site.key not in equivalents]
-        if per_module:
+        if picked:
+            pool = [site for site in every if site.key in picked]
+            self.order, self.wanted = pool, len(pool)
+        elif per_module:
             self.order = random.Random(f"{seed}:{name}").sample(pool, len(pool))
             self.wanted = min(per_module, len(pool))
         else:
@@ -70,7 +73,7 @@ class Module:
         self.claimed = 0
 
     def base(self, job):
-        return os.path.join(self.root, ".build", "mutation", self.name, f"job{job}")
+        return os.path.join(self.work, self.name, f"job{job}")
 
     def baseline(self):
         """Builds and tests the unmutated scratch packages; False when they do not pass."""
@@ -154,9 +157,12 @@ class Module:
                     handle.write(original)
 
 
-def run_module(root, name, tests, equivalents, seed, per_module, jobs):
+def run_module(root, work, name, tests, equivalents, seed, per_module, jobs, picked=()):
     """The module's Tally, or None when its baseline fails or no mutant could be built."""
-    module = Module(root, name, tests, equivalents, seed, per_module, jobs)
+    module = Module(root, work, name, tests, equivalents, seed, per_module, jobs, picked)
+    if picked and not module.wanted:
+        print(f"== {name}: none of the --site sites is in it")
+        return Tally()
     if not module.baseline():
         return None
     threads = [threading.Thread(target=module.work, args=(package,), daemon=True) for package in module.scratches]
