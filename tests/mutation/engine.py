@@ -39,9 +39,12 @@ class Tally:
 
 
 def first_failure(log):
+    """The most telling line of a failed test run: a failed test, else a trap, else an error."""
     with open(log, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            if "✘ Test" in line or "Fatal error" in line or "error:" in line:
+        lines = handle.read().splitlines()
+    for mark in ("✘ Test", "Fatal error", "error:"):
+        for line in lines:
+            if mark in line:
                 return line.strip()[:110]
     return "tests failed"
 
@@ -107,6 +110,8 @@ class Module:
         with self.lock:
             if self.claimed >= self.wanted or self.next >= len(self.order):
                 return None
+            if self.tally.not_compiled >= 4 * self.wanted + 4:
+                return None  # something else is broken: stop rather than draw the whole module
             site = self.order[self.next]
             self.next += 1
             self.claimed += 1
