@@ -51,7 +51,7 @@ def first_failure(log):
 
 class Module:
     def __init__(self, root, work, name, tests, equivalents, seed, per_module, jobs, picked):
-        self.root, self.work, self.name, self.jobs = root, work, name, jobs
+        self.root, self.work_dir, self.name, self.jobs = root, work, name, jobs
         if root not in MANIFEST:
             MANIFEST[root] = scratch.dump_package(root)
         self.kept = scratch.closure(MANIFEST[root], [name] + tests)
@@ -76,7 +76,7 @@ class Module:
         self.claimed = 0
 
     def base(self, job):
-        return os.path.join(self.work, self.name, f"job{job}")
+        return os.path.join(self.work_dir, self.name, f"job{job}")
 
     def baseline(self):
         """Builds and tests the unmutated scratch packages; False when they do not pass."""
