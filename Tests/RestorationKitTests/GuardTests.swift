@@ -110,4 +110,28 @@ struct GuardTests {
         let repeated = RestoredChildren([("A", controllers[0]), ("A", controllers[1])], distinct: false)
         #expect(repeated["A"] === controllers[1])
     }
+
+    @Test("path references are equal exactly when their paths are, within one table and across tables")
+    func pathReferenceEquality() {
+        // "", A, A/B, C, C/B: two nodes named B at the same depth under different parents.
+        let table = PathTable(parents: [0, 0, 1, 0, 3], identifiers: ["", "A", "B", "C", "B"], depths: [0, 1, 2, 1, 2])
+        let references = (0..<5).map { PathReference(table: table, node: Int32($0)) }
+        let copies = references.map { PathReference(path: $0.path) }
+        for left in references {
+            for right in references + copies {
+                #expect((left == right) == (left.path == right.path), "\(left.path) vs \(right.path)")
+                #expect(left.equals(right.path) == (left.path == right.path), "\(left.path) vs \(right.path)")
+            }
+        }
+    }
+
+    @Test("deselecting a row removes only that row from a multiple selection")
+    func deselectRow() {
+        let table = TableView()
+        table.allowsMultipleSelection = true
+        let rows = (0..<3).map { IndexPath(row: $0, section: 0) }
+        rows.forEach(table.selectRow(at:))
+        table.deselectRow(at: rows[1])
+        #expect(table.indexPathsForSelectedRows == [rows[0], rows[2]])
+    }
 }
