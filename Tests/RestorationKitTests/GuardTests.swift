@@ -134,4 +134,10 @@ struct GuardTests {
         table.deselectRow(at: rows[1])
         #expect(table.indexPathsForSelectedRows == [rows[0], rows[2]])
     }
+
+    @Test("a navigation controller shows its bar unless told to hide it")
+    func navigationBarShown() {
+        #expect(!NavigationController().isNavigationBarHidden)
+        #expect(!NavigationController(rootViewController: NoteController("Root")).isNavigationBarHidden)
+    }
 }
