@@ -117,7 +117,7 @@ class Module:
             self.claimed += 1
             return site
 
-    def record(self, site, verdict, build, test, detail):
+    def record(self, site, verdict, build, test, detail, line=""):
         with self.lock:
             tally = self.tally
             tally.build_seconds += build
@@ -131,7 +131,7 @@ class Module:
                 tally.timed_out += 1
             else:
                 tally.survived += 1
-                tally.survivors.append((site, sites.source_line(self.root, site)))
+                tally.survivors.append((site, line))
             number = tally.tested + tally.not_compiled
             timing = f"build {build:.1f} s" + (f", test {test:.1f} s" if test else "")
             print(f"  {number}. {site.file}:{site.line}:{site.column} {site.op} → {site.new}  "
@@ -142,6 +142,7 @@ class Module:
             path = os.path.join(package.dir, site.file)
             with open(path, encoding="utf-8") as handle:
                 original = handle.read()
+            line = original.split("\n")[site.line - 1].strip()  # as built, whatever the checkout holds now
             try:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(site.apply(original))
@@ -156,7 +157,7 @@ class Module:
                 elif status != 0:
                     self.record(site, "killed", build, test, f": {first_failure(log)}")
                 else:
-                    self.record(site, "survived", build, test, "")
+                    self.record(site, "survived", build, test, "", line)
             finally:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(original)
