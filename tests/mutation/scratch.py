@@ -140,6 +140,9 @@ def run(command, directory, limit, log, env=None):
         except subprocess.TimeoutExpired:
             stop(process)
             status = None
+        except BaseException:  # ^C or SIGTERM: nothing of ours is left running
+            stop(process)
+            raise
         finally:
             RUNNING.discard(process)
     return status, time.monotonic() - started
