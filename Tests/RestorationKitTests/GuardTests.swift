@@ -140,4 +140,16 @@ struct GuardTests {
         #expect(!NavigationController().isNavigationBarHidden)
         #expect(!NavigationController(rootViewController: NoteController("Root")).isNavigationBarHidden)
     }
+
+    @Test("a descendant is found among the children, then the presented controller, by its identifier only")
+    func descendant() {
+        let root = NoteController("Root")
+        let child = NoteController("Child")
+        let modal = NoteController("Modal")
+        root.addChild(child)
+        #expect(root.present(modal, animated: false))
+        #expect(root.descendant(withRestorationIdentifier: "Child") === child)
+        #expect(root.descendant(withRestorationIdentifier: "Modal") === modal)
+        #expect(root.descendant(withRestorationIdentifier: "Other") == nil)
+    }
 }
