@@ -162,8 +162,8 @@ public final class Window {
 
     /// Whether `controller` is in the window's hierarchy (its chain of parents and presenters reaches the root).
     public func contains(_ controller: ViewController) -> Bool {
-        guard let root = rootViewController else { return false }
-        return controller.hierarchyRoot === root
+        // Without a root, no controller's hierarchy root is identical to nil: false.
+        controller.hierarchyRoot === rootViewController
     }
 
     /// The topmost presented controller, or the root when nothing is presented.

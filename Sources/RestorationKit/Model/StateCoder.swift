@@ -193,7 +193,8 @@ final class RestoredChildren {
     }
 
     subscript(identifier: String) -> ViewController? {
-        if distinct, table == nil, next < pairs.count, pairs[next].identifier == identifier {
+        // Once the table is made, pairs is empty: the in-order check cannot match then.
+        if distinct, next < pairs.count, pairs[next].identifier == identifier {
             next += 1
             return pairs[next - 1].controller
         }

@@ -41,11 +41,8 @@ struct StateValues: Equatable, Sendable {
             return index < entries.count && entries[index].key == key ? entries[index].value : nil
         }
         set {
-            // Keys usually arrive in order: a new last key is appended (no search, no shifting).
-            if let value = newValue, entries.last.map({ $0.key < key }) ?? true {
-                entries.append(Entry(key: key, value: value))
-                return
-            }
+            // Keys usually arrive in order: a new last key is found without a search (`position(of:)`)
+            // and inserted at the end, which is an append.
             let index = position(of: key)
             let present = index < entries.count && entries[index].key == key
             switch (newValue, present) {

@@ -1,0 +1,190 @@
+"""Runs one module's mutants: the baseline, then each mutant in a job's scratch package."""
+import dataclasses
+import os
+import random
+import threading
+
+import scratch
+import sites
+
+MANIFEST = {}
+
+
+@dataclasses.dataclass
+class Tally:
+    killed: int = 0
+    survived: int = 0
+    timed_out: int = 0
+    not_compiled: int = 0
+    equivalent: int = 0
+    build_seconds: float = 0
+    test_seconds: float = 0
+    survivors: list = dataclasses.field(default_factory=list)
+
+    @property
+    def tested(self):
+        return self.killed + self.survived + self.timed_out
+
+    def add(self, other):
+        for field in ("killed", "survived", "timed_out", "not_compiled", "equivalent",
+                      "build_seconds", "test_seconds"):
+            setattr(self, field, getattr(self, field) + getattr(other, field))
+        self.survivors += other.survivors
+
+    def summary(self):
+        share = f"{100 * self.killed // self.tested}%" if self.tested else "-"
+        return (f"killed {self.killed}, survived {self.survived}, timed out {self.timed_out} of "
+                f"{self.tested} ({share} killed); {self.not_compiled} did not compile, "
+                f"{self.equivalent} listed equivalent")
+
+
+def first_failure(log):
+    """The most telling line of a failed test run: a failed test, else a trap, else an error."""
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        lines = handle.read().splitlines()
+    for mark in ("✘ Test", "Fatal error", "error:"):
+        for line in lines:
+            if mark in line:
+                return line.strip()[:110]
+    return "tests failed"
+
+
+class Module:
+    def __init__(self, root, work, name, tests, equivalents, seed, per_module, jobs, picked):
+        self.root, self.work_dir, self.name, self.jobs = root, work, name, jobs
+        if root not in MANIFEST:
+            MANIFEST[root] = scratch.dump_package(root)
+        self.kept = scratch.closure(MANIFEST[root], [name] + tests)
+        every = sites.module_sites(root, scratch.target_path(self.kept[name]))
+        keys = {site.key for site in every}
+        for key in equivalents:
+            if key.startswith(scratch.target_path(self.kept[name]) + "/") and key not in keys:
+                print(f"  warning: tests/mutation/equivalent lists {key}, which is no site now")
+        self.tally = Tally(equivalent=sum(1 for site in every if site.key in equivalents))
+        pool = [site for site in every if site.key not in equivalents]
+        if picked:
+            pool = [site for site in every if site.key in picked]
+            self.order, self.wanted = pool, len(pool)
+        elif per_module:
+            self.order = random.Random(f"{seed}:{name}").sample(pool, len(pool))
+            self.wanted = min(per_module, len(pool))
+        else:
+            self.order, self.wanted = pool, len(pool)
+        self.total_sites, self.tests = len(every), tests
+        self.lock = threading.Lock()
+        self.next = 0
+        self.claimed = 0
+
+    def base(self, job):
+        return os.path.join(self.work_dir, self.name, f"job{job}")
+
+    def baseline(self):
+        """Builds and tests the unmutated scratch packages; False when they do not pass."""
+        print(f"== {self.name}: {self.total_sites} sites ({self.tally.equivalent} listed equivalent); "
+              f"tests: {' '.join(self.tests)}; {self.wanted} mutants to test", flush=True)
+        self.scratches = []
+        for job in range(1, self.jobs + 1):
+            if job > 1:
+                scratch.copy_build(self.base(1), self.base(job))
+            package = scratch.Scratch(self.root, self.base(job), self.kept)
+            package.sync()
+            log = os.path.join(package.dir, "baseline-build.log")
+            status, seconds = package.build(None, log)
+            if status != 0:
+                print(f"  baseline build failed in {package.dir}; see {log}")
+                return False
+            print(f"  job {job}: baseline build {seconds:.1f} s", flush=True)
+            self.scratches.append(package)
+        log = os.path.join(self.base(1), "baseline-test.log")
+        status, seconds = self.scratches[0].test(None, log)
+        if status != 0:
+            print(f"  the unmutated tests fail (exit {status}); see {log}")
+            return False
+        self.test_limit = 5 * seconds + 30
+        self.build_limit = 600
+        print(f"  baseline tests pass in {seconds:.1f} s; limit per mutant's tests {self.test_limit:.0f} s",
+              flush=True)
+        return True
+
+    def claim(self):
+        with self.lock:
+            if self.claimed >= self.wanted or self.next >= len(self.order):
+                return None
+            if self.tally.not_compiled >= 4 * self.wanted + 4:
+                return None  # something else is broken: stop rather than draw the whole module
+            site = self.order[self.next]
+            self.next += 1
+            self.claimed += 1
+            return site
+
+    def record(self, site, verdict, build, test, detail, line=""):
+        with self.lock:
+            tally = self.tally
+            tally.build_seconds += build
+            tally.test_seconds += test
+            if verdict == "did not compile":
+                tally.not_compiled += 1
+                self.claimed -= 1  # a draw that does not compile is replaced
+            elif verdict == "killed":
+                tally.killed += 1
+            elif verdict == "timed out":
+                tally.timed_out += 1
+            else:
+                tally.survived += 1
+                tally.survivors.append((site, line))
+            number = tally.tested + tally.not_compiled
+            timing = f"build {build:.1f} s" + (f", test {test:.1f} s" if test else "")
+            print(f"  {number}. {site.file}:{site.line}:{site.column} {site.op} → {site.new}  "
+                  f"{verdict.upper() if verdict == 'survived' else verdict}{detail}  ({timing})", flush=True)
+
+    def work(self, package):
+        while (site := self.claim()) is not None:
+            path = os.path.join(package.dir, site.file)
+            with open(path, encoding="utf-8") as handle:
+                original = handle.read()
+            line = original.split("\n")[site.line - 1].strip()  # as built, whatever the checkout holds now
+            try:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(site.apply(original))
+                log = os.path.join(package.dir, "mutant.log")
+                status, build = package.build(self.build_limit, log)
+                if status != 0:
+                    self.record(site, "did not compile", build, 0, "")
+                    continue
+                status, test = package.test(self.test_limit, log)
+                if status is None:
+                    self.record(site, "timed out", build, test, "")
+                elif status != 0:
+                    self.record(site, "killed", build, test, f": {first_failure(log)}")
+                else:
+                    self.record(site, "survived", build, test, "", line)
+            finally:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(original)
+
+
+def run_module(root, work, name, tests, equivalents, seed, per_module, jobs, picked=()):
+    """The module's Tally, or None when its baseline fails or no mutant could be built."""
+    module = Module(root, work, name, tests, equivalents, seed, per_module, jobs, picked)
+    if picked and not module.wanted:
+        print(f"== {name}: none of the --site sites is in it")
+        return Tally()
+    if not module.baseline():
+        return None
+    threads = [threading.Thread(target=module.work, args=(package,), daemon=True) for package in module.scratches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    tally = module.tally
+    runs = tally.tested + tally.not_compiled
+    if runs:
+        print(f"  cost per mutant: {tally.build_seconds / runs:.1f} s build + "
+              f"{tally.test_seconds / max(tally.tested, 1):.1f} s test, {jobs} at a time")
+    print(f"{name}: {tally.summary()}")
+    for site, line in tally.survivors:
+        print(f"  survivor {site.file}:{site.line}:{site.column} {site.op} → {site.new}   {line}")
+    if module.wanted and tally.tested == 0:
+        print(f"  no mutant of {name} could be built")
+        return None
+    return tally
