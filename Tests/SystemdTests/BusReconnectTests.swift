@@ -134,9 +134,9 @@ struct BusReconnectTests {
                 timeout: .seconds(2)
             ).string(at: 0)
         }
-        try await eventually(within: .seconds(5), "the name is served") { (try? get()) == "served" }
+        try await eventually(within: stateWaitLimit, "the name is served") { (try? get()) == "served" }
         try bus.restart()
-        try await eventually(within: .seconds(5), "the name is served again") { (try? get()) == "served" }
+        try await eventually(within: stateWaitLimit, "the name is served again") { (try? get()) == "served" }
         #expect(attached.load(ordering: .relaxed) == 2)
         server.cancel()
         try await server.value
