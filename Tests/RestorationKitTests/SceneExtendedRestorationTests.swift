@@ -37,19 +37,31 @@ struct SceneExtendedRestorationTests {
         }
     }
 
-    private func twoWindows() throws -> (bytes: [UInt8], names: [String: String]) {
+    /// Two windows' saved bytes, and a process launched from them whose scenes both extended
+    /// restoration; `relaunch()` makes the next process with the same mark.
+    private struct Launched {
+        let first: Process
+        let bytes: [UInt8]
+        let names: [String: String]
+        var mark: MemoryRestoringMark { first.mark }
+        func relaunch() -> Process { Process(names: names, mark: mark) }
+    }
+
+    private func launchedFromTwoWindows() throws -> (Launched, LaunchPlan) {
         let (application, log) = sceneApp(windows: ["A", "B"])
         application.enterBackground()
         let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
-        return (try ArchiveCodec.encode(archive), log.names)
+        let launched = Launched(
+            first: Process(names: log.names, mark: MemoryRestoringMark()), bytes: try ArchiveCodec.encode(archive),
+            names: log.names)
+        return (launched, launched.first.launch(launched.bytes))
     }
 
     @Test("the mark stays until every scene completed; a crash in between discards as crashed-during-restore")
     func crashBetween() throws {
-        let (bytes, names) = try twoWindows()
-        let mark = MemoryRestoringMark()
-        let first = Process(names: names, mark: mark)
-        #expect(first.launch(bytes).archive != nil)
+        let (launched, plan) = try launchedFromTwoWindows()
+        let (first, mark) = (launched.first, launched.mark)
+        #expect(plan.archive != nil)
         let (a, b) = (first.application.connectedScenes[0], first.application.connectedScenes[1])
         #expect(a.pendingStateRestorations == 1 && b.pendingStateRestorations == 1)
         #expect(first.application.isRestoringState && mark.value)
@@ -58,19 +70,16 @@ struct SceneExtendedRestorationTests {
         #expect(first.application.isRestoringState && mark.value, "B has not completed: the mark must stay")
         // The process dies here, B never completed.
 
-        let second = Process(names: names, mark: mark)
-        let plan = second.launch(bytes)
-        #expect(plan.discardReason == .crashedDuringRestore)
+        let second = launched.relaunch()
+        #expect(second.launch(launched.bytes).discardReason == .crashedDuringRestore)
         #expect(second.application.openSessions.allSatisfy { $0.stateRestorationActivity == nil })
         #expect(!mark.value)
     }
 
     @Test("completing every scene clears the mark; the next launch restores")
     func completeAll() throws {
-        let (bytes, names) = try twoWindows()
-        let mark = MemoryRestoringMark()
-        let first = Process(names: names, mark: mark)
-        _ = first.launch(bytes)
+        let (launched, _) = try launchedFromTwoWindows()
+        let (first, mark) = (launched.first, launched.mark)
         var completions = 0
         first.application.whenStateRestorationCompletes { completions += 1 }
         for scene in first.application.connectedScenes { scene.completeStateRestoration() }
@@ -80,17 +89,15 @@ struct SceneExtendedRestorationTests {
         first.application.connectedScenes[0].completeStateRestoration()
         #expect(completions == 1)
 
-        let second = Process(names: names, mark: mark)
-        #expect(second.launch(bytes).archive != nil)
+        let second = launched.relaunch()
+        #expect(second.launch(launched.bytes).archive != nil)
         #expect(second.application.openSessions.map { noteDelegate(of: $0)?.note } == ["text of A", "text of B"])
     }
 
     @Test("closing a window that is still restoring ends its extension")
     func closeWhileRestoring() throws {
-        let (bytes, names) = try twoWindows()
-        let mark = MemoryRestoringMark()
-        let process = Process(names: names, mark: mark)
-        _ = process.launch(bytes)
+        let (launched, _) = try launchedFromTwoWindows()
+        let (process, mark) = (launched.first, launched.mark)
         process.application.connectedScenes[0].completeStateRestoration()
         process.application.requestSceneSessionDestruction(process.application.openSessions[1])
         #expect(!process.application.isRestoringState && !mark.value)
