@@ -3,11 +3,12 @@
 /// Layout (integers little-endian):
 ///
 ///     0   4  magic "RLRA"
-///     4   2  format version (3; versions 1 and 2 are still read)
+///     4   2  format version (3, or 4 when there are scene sessions; versions 1 and 2 are still read)
 ///     6   2  flags (0)
 ///     8   4  payload length
 ///     12  4  CRC-32 of bytes 4..<12 followed by the payload
-///     16  …  payload (format 3: `ArchiveFormat3`; formats 1 and 2: `ArchiveFormat2`)
+///     16  …  payload (format 3: `ArchiveFormat3`; format 4: format 3's, then the scene sessions
+///            (`ArchiveScenes`); formats 1 and 2: `ArchiveFormat2`)
 ///
 /// Format 3 stores each path once, as a node (parent node, identifier) of a table, and each class
 /// name, state key and identifier once, in a table of strings: bytes per controller no longer grow
@@ -17,8 +18,14 @@
 public enum ArchiveCodec {
     /// The four bytes every archive starts with.
     public static let magic: [UInt8] = Array("RLRA".utf8)
-    /// The format version this build writes; it reads this one and every earlier one.
+    /// The format version this build writes for an archive without scene sessions (byte for byte
+    /// what builds before scenes wrote); it reads this one, every earlier one and `sceneFormatVersion`.
     public static let formatVersion: UInt16 = 3
+    /// The format version of an archive with scene sessions: format 3 followed by the sessions, each
+    /// a record of its own that is discarded alone when it cannot be read.
+    public static let sceneFormatVersion: UInt16 = ArchiveScenes.formatVersion
+    /// The newest format version this build reads.
+    static let newestReadableVersion: UInt16 = ArchiveScenes.formatVersion
     /// The format versions `encode(_:limits:formatVersion:)` can write: this one, and 2 for a build
     /// that cannot read 3 (what format 2 cannot hold, it cannot: format 2 holds everything 3 does).
     public static let writableFormatVersions: ClosedRange<UInt16> = 2...3
@@ -31,13 +38,15 @@ public enum ArchiveCodec {
     ///   - archive: What to encode; its header's format version is ignored.
     ///   - limits: Over `limits.hard` the archive is refused.
     ///   - version: The format to write: `formatVersion` (the default), or 2 for an older build
-    ///     (`writableFormatVersions`); any other is written as `formatVersion`.
+    ///     (`writableFormatVersions`); any other is written as `formatVersion`. An archive with scene
+    ///     sessions is always written in `sceneFormatVersion`, which alone can hold them.
     /// - Returns: The archive's bytes.
     /// - Throws: `ArchiveError.tooLarge` when the bytes would be over the hard limit.
     public static func encode(
         _ archive: RestorationArchive, limits: ArchiveLimits = .default, formatVersion version: UInt16 = formatVersion
     ) throws(ArchiveError) -> [UInt8] {
-        let version = writableFormatVersions.contains(version) ? version : formatVersion
+        let version = !archive.sceneSessions.isEmpty
+            ? sceneFormatVersion : writableFormatVersions.contains(version) ? version : formatVersion
         var writer = ByteWriter(capacity: 256 + archive.controllers.count * 32)
         writer.append(raw: magic)
         writer.append(version)
@@ -48,6 +57,7 @@ public enum ArchiveCodec {
             ArchiveFormat2.writePayload(archive, to: &writer)
         } else {
             ArchiveFormat3.writePayload(archive, to: &writer)
+            if version == sceneFormatVersion { ArchiveScenes.write(archive.sceneSessions, to: &writer) }
         }
 
         let count = writer.count
@@ -89,7 +99,9 @@ public enum ArchiveCodec {
         guard bytes.count >= prefixSize else { throw .truncated(needed: prefixSize, available: bytes.count) }
 
         let version = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
-        guard version >= 1, version <= formatVersion else { throw .unsupportedVersion(found: version, supported: formatVersion) }
+        guard version >= 1, version <= newestReadableVersion else {
+            throw .unsupportedVersion(found: version, supported: newestReadableVersion)
+        }
         let payloadLength = Int(UInt32(bytes[8]) | UInt32(bytes[9]) << 8 | UInt32(bytes[10]) << 16 | UInt32(bytes[11]) << 24)
         let storedChecksum = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
         let total = prefixSize + payloadLength
@@ -99,9 +111,13 @@ public enum ArchiveCodec {
         guard actual == storedChecksum else { throw .badChecksum(expected: storedChecksum, actual: actual) }
 
         let archive = try ByteReader.read(bytes, from: prefixSize, work: &work) { (reader) throws(ArchiveError) in
-            let archive = version >= 3
+            var archive = version >= 3
                 ? try ArchiveFormat3.readPayload(from: &reader)
                 : try ArchiveFormat2.readPayload(from: &reader, formatVersion: version)
+            if version == sceneFormatVersion {
+                archive.header.formatVersion = version
+                archive.sceneSessions = try ArchiveScenes.read(from: &reader)
+            }
             guard reader.isAtEnd else { throw reader.fault("\(reader.remaining) bytes left after the last controller") }
             return archive
         }
@@ -119,7 +135,7 @@ public enum ArchiveCodec {
         let version = UInt16(bytes[4]) | UInt16(bytes[5]) << 8
         let payloadLength = Int(UInt32(bytes[8]) | UInt32(bytes[9]) << 8 | UInt32(bytes[10]) << 16 | UInt32(bytes[11]) << 24)
         let storedChecksum = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
-        guard (1...formatVersion).contains(version), bytes.count == prefixSize + payloadLength,
+        guard (1...newestReadableVersion).contains(version), bytes.count == prefixSize + payloadLength,
             checksum(of: bytes) == storedChecksum
         else { return nil }
         // Every format starts its payload with the generation.

@@ -15,6 +15,9 @@ public struct RestorationArchive: Equatable, Sendable {
     public var controllers: [ArchivedController]
     /// One record per preserved object that is not a controller or a view (`StateRestoring`).
     public var objects: [ArchivedObject]
+    /// The scene sessions of a scene-based app, in the order their windows were opened (empty for an
+    /// app without scenes, whose archive is written in format 3, byte for byte as before scenes).
+    public var sceneSessions: [ArchivedSceneSession] = []
 
     /// An archive of the given parts.
     public init(
@@ -25,11 +28,15 @@ public struct RestorationArchive: Equatable, Sendable {
     }
 
     /// An archive of the given parts, the application's values already sorted.
-    init(header: ArchiveHeader, applicationValues: StateValues, controllers: [ArchivedController], objects: [ArchivedObject]) {
+    init(
+        header: ArchiveHeader, applicationValues: StateValues, controllers: [ArchivedController], objects: [ArchivedObject],
+        sceneSessions: [ArchivedSceneSession] = []
+    ) {
         self.header = header
         self.applicationValues = applicationValues
         self.controllers = controllers
         self.objects = objects
+        self.sceneSessions = sceneSessions
     }
 }
 

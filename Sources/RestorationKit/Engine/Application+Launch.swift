@@ -11,7 +11,8 @@ extension Application {
         case restored(RestorationReport)
     }
 
-    /// Launches: will-finish, should-restore, restoration, finished-restoring, did-decode, did-finish.
+    /// Launches: will-finish, should-restore, restoration, finished-restoring, did-decode, did-finish,
+    /// then the scenes of a scene-based app (see `SceneDelegate` for their order).
     ///
     /// Restoration is complete when this returns, unless something called `extendStateRestoration()`
     /// during it: then it completes with the last `completeStateRestoration()`
@@ -28,10 +29,12 @@ extension Application {
         delegate?.applicationWillFinishLaunching(self)
         var outcome = RestorationOutcome.none
         var restorer: Restorer?
+        var restoring = false
         if let archive {
             let coder = StateCoder(storage: archive.applicationValues, application: self)
             if delegate?.application(self, shouldRestoreApplicationState: coder) == true {
                 isRestoringState = true
+                restoring = true
                 pendingStateRestorations = 0
                 // Run in place: copying the restorer would retain each of its tables once more.
                 restorer = Restorer(application: self, archive: archive)
@@ -45,7 +48,14 @@ extension Application {
         delegate?.applicationDidFinishLaunching(self)
         // Only now is the hierarchy final: the delegate may still have set the window's root.
         if let report = restorer?.settle() { outcome = .restored(report) }
+        // Then the scenes, each connected, restored and brought to the front (`Application+Scenes.swift`).
+        let sceneNotes = connectScenes(from: archive, restoring: restoring)
+        if case .restored(var report) = outcome, !sceneNotes.isEmpty {
+            report.notes += sceneNotes
+            outcome = .restored(report)
+        }
         state = .active
+        sceneLaunchFinished()
         if pendingStateRestorations == 0 { finishStateRestoration() }
         return outcome
     }
@@ -75,7 +85,8 @@ extension Application {
             header: ArchiveHeader(buildVersion: buildVersion, timestamp: timestamp, generation: generation),
             applicationValues: coder.storage,
             controllers: controllers,
-            objects: try preservedObjects())
+            objects: try preservedObjects(),
+            sceneSessions: archivedSceneSessions())
     }
 
     /// The registered objects whose path is known (they and their parents are preserved), parents first.
@@ -94,9 +105,16 @@ extension Application {
         return records.sorted { $0.path.count < $1.path.count }
     }
 
-    /// Moves to the background (the caller preserves state then, as UIKit does).
-    public func enterBackground() { state = .background }
+    /// Moves to the background, with every connected scene (each asked for the activity to save with
+    /// its session); the caller preserves state then, as UIKit does.
+    public func enterBackground() {
+        for scene in connectedScenes { sendToBackground(scene) }
+        state = .background
+    }
 
-    /// Comes back to the foreground.
-    public func enterForeground() { state = .active }
+    /// Comes back to the foreground, with every connected scene.
+    public func enterForeground() {
+        state = .active
+        for scene in connectedScenes { bringToFront(scene) }
+    }
 }

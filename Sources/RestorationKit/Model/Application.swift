@@ -39,6 +39,8 @@ public final class Application {
     var registeredObjects: [RegisteredObject] = []
     /// How many controllers the last preservation recorded: the next one allocates for as many.
     var lastPreservedCount = 0
+    /// The scene sessions and connected scenes of a scene-based app (`Application+Scenes.swift`).
+    var sceneTable = SceneTable()
 
     /// An application for `buildVersion`, not yet launched.
     ///

@@ -19,6 +19,13 @@ public protocol ApplicationDelegate: AnyObject {
     func application(_ application: Application, willEncodeRestorableStateWith coder: inout StateCoder)
     /// Called after every controller is restored, with the app-level state.
     func application(_ application: Application, didDecodeRestorableStateWith coder: StateCoder)
+    /// The configuration to make a connecting session's scene with (its delegate); see `SceneDelegate`.
+    func application(
+        _ application: Application, configurationForConnecting connectingSceneSession: SceneSession,
+        options: SceneConnectionOptions
+    ) -> SceneConfiguration
+    /// The user closed these sessions' windows: their saved state is gone; drop what the app kept for them.
+    func application(_ application: Application, didDiscardSceneSessions sceneSessions: Set<SceneSession>)
 }
 
 extension ApplicationDelegate {

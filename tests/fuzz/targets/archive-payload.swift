@@ -1,4 +1,4 @@
-// A restoration archive's payload, formats 1 to 3: the first byte picks the format (byte % 3 + 1),
+// A restoration archive's payload, formats 1 to 4: the first byte picks the format (byte % 4 + 1),
 // the rest is the payload, framed here with a right prefix (magic, version, length, CRC-32) so that
 // every input reaches the payload decoders. What decodes is drawn as `relaunchctl archive dump`
 // draws it, and encoded again: the new bytes must decode and encode to themselves.
@@ -10,7 +10,7 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
-    let version = UInt16(data[0] % 3 + 1)
+    let version = UInt16(data[0] % 4 + 1)
     let payload = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     var bytes = ArchiveCodec.magic
     bytes += [UInt8(version), 0, 0, 0]

@@ -1,7 +1,8 @@
 // A saved archive restored into the app that finds it at launch: the bytes an app's state folder
 // holds (anyone who can write there, or a damaged disk) into a seed app's restoration. The first
-// byte picks the format (byte % 3 + 1) and the app (byte / 3 % 4: checkin-demo, banca-demo,
-// countries-demo, colorboard-demo), the rest is the payload, framed with a right prefix as in
+// byte picks the format (byte % 3 + 1; format 4, with scene sessions, from 0xF0 on) and the app
+// (byte / 3 % 4: checkin-demo, banca-demo, countries-demo, colorboard-demo), the rest is the
+// payload, framed with a right prefix as in
 // archive-payload. The app restores what it can, draws its screen and state, then preserves again.
 // fuzz-build: CheckIn Banca Countries Colorboard
 // fuzz-link: CheckIn Banca Countries Colorboard RelaunchApp RestorationKit RelaunchContract
@@ -26,7 +27,7 @@ func restore<App: HostableApp>(_ app: App, _ bytes: [UInt8]) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size >= 1 else { return 0 }
-    let version = UInt16(data[0] % 3 + 1)
+    let version = data[0] >= 0xF0 ? ArchiveCodec.sceneFormatVersion : UInt16(data[0] % 3 + 1)
     let payload = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
     var bytes = ArchiveCodec.magic
     bytes += [UInt8(version), 0, 0, 0]
