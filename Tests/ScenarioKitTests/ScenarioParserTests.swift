@@ -43,6 +43,14 @@ struct ScenarioParserTests {
         ])
     }
 
+    @Test("Blank lines count: a step's line number and an error's are the file's own")
+    func blankLinesCount() throws {
+        let scenario = try Scenario.parse("policy ios\n\n\ntap check-in\n\n", name: "s")
+        #expect(scenario.steps.map(\.line) == [1, 4])
+        let error = #expect(throws: ScenarioError.self) { try Scenario.parse("tap check-in\n\nset camera maybe\n", name: "s") }
+        #expect(error?.line == 3)
+    }
+
     @Test("Bad lines name the line and what is accepted", arguments: [
         ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
         ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
