@@ -3,7 +3,7 @@ import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
 import RelaunchTesting
-import ScenarioKit
+import RelaunchctlCore
 import Systemd
 
 /// `relaunchctl app …`: drive and inspect any registered app over org.relaunch.App1.
