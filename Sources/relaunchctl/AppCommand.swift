@@ -4,6 +4,7 @@ import RelaunchBus
 import RelaunchContract
 import RelaunchTesting
 import RelaunchctlCore
+import ScenarioKit
 import Systemd
 
 /// `relaunchctl app …`: drive and inspect any registered app over org.relaunch.App1.
