@@ -86,6 +86,6 @@ public struct TimelineEvent: Sendable, Equatable, Codable {
 extension TimelineEvent {
     /// The fields a ``Kind/sceneRestored`` step keeps from its `scene session restored` entry.
     public static let sceneFields = [
-        "SCENE_SESSION", "SCENE_ROLE", "SCENE_OUTCOME", "ACTIVITY_TYPE", "ACTIVITY_TITLE", "REASON",
+        "SCENE_SESSION", "SCENE_ROLE", "SCENE_OUTCOME", "ACTIVITY_TYPE", "REASON",
     ]
 }

@@ -129,7 +129,7 @@ public enum TimelineRenderer {
             var text = "\(event["SCENE_SESSION"]) \(event["SCENE_OUTCOME"])"
             if event["SCENE_OUTCOME"] == "discarded" { text += ", reason \(event["REASON"])" }
             if !event["ACTIVITY_TYPE"].isEmpty {
-                text += ": \(event["ACTIVITY_TYPE"])" + (event["ACTIVITY_TITLE"].isEmpty ? "" : " \"\(event["ACTIVITY_TITLE"])\"")
+                text += ": \(event["ACTIVITY_TYPE"])"
             }
             return text
         case .launched:

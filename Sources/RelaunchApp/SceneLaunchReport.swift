@@ -23,7 +23,7 @@ extension LaunchReport {
         public var outcome: Outcome
         /// The restored activity's type, when there was one (ACTIVITY_TYPE).
         public var activityType: String?
-        /// The restored activity's title, when it had one (ACTIVITY_TITLE).
+        /// The restored activity's title, when it had one (in the state JSON, never in the journal).
         public var title: String?
         /// Why its saved state was discarded (REASON): its own record's (`corrupt`,
         /// `unsupported-format`), or the whole archive's when the app delegate declined it.

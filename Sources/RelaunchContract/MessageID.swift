@@ -19,8 +19,8 @@ public enum MessageID: String, Sendable, CaseIterable, Codable {
     /// An app's unit was killed for a permission change (fields: APP_ID, UNIT, PERMISSION, SIGNAL).
     case appKilled = "cec8a90c402d4067a74cf3669006da0e"
     /// One scene session of a scene-based app at launch, and how its window came back (fields:
-    /// SCENE_SESSION, SCENE_ROLE, SCENE_OUTCOME `restored|discarded|fresh`, ACTIVITY_TYPE,
-    /// ACTIVITY_TITLE, REASON when discarded).
+    /// SCENE_SESSION, SCENE_ROLE, SCENE_OUTCOME `restored|discarded|fresh`, ACTIVITY_TYPE, REASON
+    /// when discarded; never the activity's title, which the user typed).
     case sceneSessionRestored = "30d1b4de270d462393320fc19e1c6609"
 
     /// A short human name for the event, as the timeline prints it.

@@ -75,15 +75,16 @@ struct AppLauncher<App: HostableApp> {
 
     /// One `scene session restored` entry per scene session of a scene-based app, in the order its
     /// windows were opened: which session, its activity, and whether it was restored, discarded (with
-    /// its own REASON) or fresh.
+    /// its own REASON) or fresh. The activity's title stays out: it is what the user typed (a note's
+    /// title), and the journal is read by more people than App1's `State`, which polkit guards.
     private func logSceneRestorations(_ scenes: [LaunchReport.SceneRestoration]) {
         for scene in scenes {
             var message = "scene session \(scene.session) \(scene.outcome.rawValue)"
             if let reason = scene.discardReason { message += " (\(reason.rawValue))" }
-            if let type = scene.activityType { message += ": \(type)" + (scene.title.map { " \"\($0)\"" } ?? "") }
+            if let type = scene.activityType { message += ": \(type)" }
             logger.event(.sceneSessionRestored, message, [
                 "SCENE_SESSION": scene.session, "SCENE_ROLE": scene.role, "SCENE_OUTCOME": scene.outcome.rawValue,
-                "ACTIVITY_TYPE": scene.activityType ?? "", "ACTIVITY_TITLE": scene.title ?? "",
+                "ACTIVITY_TYPE": scene.activityType ?? "",
                 "REASON": scene.discardReason?.rawValue ?? "", "DISCARD_DETAIL": scene.detail ?? "",
             ])
         }

@@ -51,7 +51,8 @@ struct SceneHostTests {
             #expect(scenes.map { $0["SCENE_OUTCOME"] } == ["restored", "discarded"])
             #expect(scenes.map { $0["REASON"] } == ["", "corrupt"])
             #expect(scenes.map { $0["ACTIVITY_TYPE"] } == [SceneTestApp.activityType, ""])
-            #expect(scenes.map { $0["ACTIVITY_TITLE"] } == ["note first no", ""])
+            // The title is what the user typed: it stays out of the journal.
+            #expect(scenes.allSatisfy { $0["ACTIVITY_TITLE"] == nil })
             #expect(scenes.allSatisfy { $0["SCENE_ROLE"] == SceneSession.Role.windowApplication.rawValue })
             #expect(Self.events(.appLaunched, in: memory).map { $0["LAUNCH_OUTCOME"] } == ["restored"])
             let order = memory.entries.compactMap { $0.metadata[JournalLogHandler.messageIDKey].map { "\($0)" } }
