@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "banca-demo", targets: ["banca-demo"]),
         .executable(name: "countries-demo", targets: ["countries-demo"]),
         .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
+        .executable(name: "notes-demo", targets: ["notes-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -94,6 +95,8 @@ let package = Package(
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
             exclude: ["Storyboard/Colorboard.storyboard"]
         ),
+        // notes-demo's app: notes in several windows, each a scene restored from its saved activity.
+        .target(name: "Notes", dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]),
         .target(
             name: "Systemd",
             dependencies: [
@@ -134,6 +137,9 @@ let package = Package(
             name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"],
             linkerSettings: relaunchAppLinking),
         .executableTarget(
+            name: "notes-demo", dependencies: ["Notes", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
+        .executableTarget(
             name: "permissiond",
             dependencies: [
                 "PermissionDaemon", "PermissionStore", "RelaunchContract",
@@ -164,6 +170,7 @@ let package = Package(
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(name: "NotesTests", dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "SystemdTests",

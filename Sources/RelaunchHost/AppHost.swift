@@ -60,6 +60,20 @@ final class AppHost<App: HostableApp>: Sendable {
         }
     }
 
+    /// Runs one scene input or query on the app, when it is scene-based, and carries out its effects.
+    /// - Returns: What `body` returned, or nil when the app is not scene-based (`SceneHostableApp`).
+    /// - Throws: The app's `SceneInputError` (an unknown session, refused input).
+    func withScenes<Result: Sendable>(
+        _ body: (any SceneHostableApp) throws(SceneInputError) -> (Result, [AppEffect])
+    ) throws(SceneInputError) -> Result? {
+        try core.withLock { (core) throws(SceneInputError) -> Result? in
+            guard let app = core.app as? any SceneHostableApp else { return nil }
+            let (result, effects) = try body(app)
+            perform(effects, &core)
+            return result
+        }
+    }
+
     /// Applies a permission as permissiond says it is now (a change that did not kill the app, or
     /// a value the launch could not read); logs only when it differs.
     func updatePermission(_ permission: Permission, to state: PermissionState, because reason: String) {
