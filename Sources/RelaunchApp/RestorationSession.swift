@@ -94,7 +94,10 @@ public final class RestorationSession {
                 restored = report.restored.map { .init(path: $0.path.joined(separator: "/"), via: $0.via) }
                 warnings += report.notes
                 warnings += report.skipped.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
-                if restored.isEmpty {
+                // A scene-based app's windows restore from their saved activities, not into the
+                // application's window: a window that came back with its activity is a restore.
+                let scenesRestored = application.openSessions.contains { $0.stateRestorationActivity != nil }
+                if restored.isEmpty && !scenesRestored {
                     outcome = .fresh
                     let why = report.skipped.first.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
                     note = "the saved state from \(from) restored no controller into the window"

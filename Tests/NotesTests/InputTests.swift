@@ -59,6 +59,15 @@ import Testing
         #expect(message.count < 200)
     }
 
+    @Test func theLastWindowCannotBeClosed() throws {
+        let host = FakeHost()
+        let app = try host.relaunch()
+        let only = try #require(app.sceneSummaries().first?.session)
+        #expect(!app.elements().map(\.name).contains("close-window"))
+        #expect(throws: SceneInputError.self) { try app.closeScene(only) }
+        #expect(app.sceneSummaries().map(\.session) == [only])
+    }
+
     @Test func aWindowAcceptsNothingInTheBackground() throws {
         let host = FakeHost()
         let app = try host.relaunch()

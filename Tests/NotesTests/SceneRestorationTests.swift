@@ -31,6 +31,7 @@ import Testing
         #expect(app.lifecycle == .background)
 
         let back = try host.relaunch(photos: .allowed)
+        #expect(back.state().common.launchOutcome == "restored", "windows back from their activities are a restore")
         let scenes = back.state().scenes
         #expect(scenes.map(\.session) == [first, second], "the same sessions, in the order they were opened")
         #expect(scenes.map(\.title) == ["Shopping", "Trip"])
@@ -63,6 +64,7 @@ import Testing
     @Test func aFreshLaunchOpensOneWindowWithANewNote() throws {
         let app = try FakeHost().relaunch()
         let scenes = app.state().scenes
+        #expect(app.state().common.launchOutcome == "fresh")
         #expect(scenes.count == 1)
         #expect(scenes.first?.noteID == "note-1")
         #expect(scenes.first?.activityType == "org.relaunch.notes.editing")

@@ -84,7 +84,7 @@ enum Element: Equatable {
         case .cancel: "close the attachment picker"
         case .openSettings: "open Settings to allow photos (the app goes to the background)"
         case .newWindow: "open a new window with a new note"
-        case .closeWindow: "close this window (its saved state goes)"
+        case .closeWindow: "close this window (its saved state goes; the last window stays open)"
         case .window(let number): "bring window \(number) to the front (input goes to it)"
         }
     }

@@ -103,7 +103,9 @@ extension NotesApp {
             } else {
                 elements += [.cursorStart, .cursorEnd, .cursorLeft, .cursorRight, .selectLeft, .selectAll, .attach]
             }
-            elements.append(.closeWindow)
+            // The last window stays: with none, the next launch would open a new one (as UIKit does
+            // for a scene-based app without sessions), so what a relaunch shows would not be what was left.
+            if windows.count > 1 { elements.append(.closeWindow) }
         }
         elements.append(.newWindow)
         for (index, window) in windows.enumerated() where window !== scene { elements.append(.window(index + 1)) }
