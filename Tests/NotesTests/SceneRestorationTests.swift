@@ -50,6 +50,16 @@ import Testing
         #expect(back.state().scenes[1].presented == nil)
     }
 
+    /// The key window is not always the last one opened: it comes back from the app-level coder.
+    @Test func theKeyWindowComesBackEvenWhenItIsNotTheLast() throws {
+        let host = FakeHost()
+        let (app, first, _) = try twoWindows(host)
+        try host.tap(app, "window:1")
+        #expect(app.state().keyScene == first)
+        try host.background(app)
+        #expect(try host.relaunch().state().keyScene == first)
+    }
+
     @Test func aClosedWindowDoesNotComeBack() throws {
         let host = FakeHost()
         let (app, first, second) = try twoWindows(host)
