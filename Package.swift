@@ -69,13 +69,19 @@ let package = Package(
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
         .target(name: "RelaunchTesting", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
-        .target(name: "ScenarioKit", dependencies: ["RelaunchContract", "RelaunchBus", "RelaunchTesting", "Systemd"]),
+        // relaunchctl's core: CLIError and its exit codes, the bus clients, which app a command drives
+        // (AppTarget), a unit's state and journal queries; the scenarios and `relaunchctl journal` build on it.
+        .target(name: "RelaunchctlCore", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
+        .target(
+            name: "ScenarioKit",
+            dependencies: ["RelaunchctlCore", "RelaunchContract", "RelaunchBus", "RelaunchTesting", "Systemd"]
+        ),
         // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
         // reader against ArgumentParser's reading of the same arguments.
         .target(
             name: "RelaunchctlJournal",
             dependencies: [
-                "JournalReview", "RelaunchContract", "ScenarioKit", "Systemd",
+                "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -149,7 +155,8 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlJournal", "RelaunchTesting", "ScenarioKit",
+                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlCore", "RelaunchctlJournal", "RelaunchTesting",
+                "ScenarioKit",
                 "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -193,7 +200,8 @@ let package = Package(
             dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
         ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
-        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchContract", "RelaunchTesting"]),
+        .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract"]),
+        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchctlCore", "RelaunchContract", "RelaunchTesting"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every

@@ -1,6 +1,6 @@
 import JournalReview
 import RelaunchContract
-package import ScenarioKit
+package import RelaunchctlCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 import JournalReview
 import RelaunchContract
-import ScenarioKit
+import RelaunchctlCore
 import Systemd
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import RelaunchContract
-import ScenarioKit
+import RelaunchctlCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+package import RelaunchctlCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
+package import RelaunchctlCore
 import RelaunchTesting
 import Systemd
 
@@ -346,11 +347,4 @@ package func writeDropIn(_ path: String, _ text: String) throws(CLIError) {
     guard let file = fopen(path, "w") else { throw .failed("cannot write \(path): \(errnoText())") }
     fputs(text, file)
     fclose(file)
-}
-
-/// Waits a little between two polls of a condition that has a deadline.
-package func pause(milliseconds: Int) {
-    var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
 }

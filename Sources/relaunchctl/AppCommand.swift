@@ -3,6 +3,7 @@ import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
 import RelaunchTesting
+import RelaunchctlCore
 import ScenarioKit
 import Systemd
 

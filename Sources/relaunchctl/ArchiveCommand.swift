@@ -1,5 +1,5 @@
 import ArgumentParser
-import ScenarioKit
+import RelaunchctlCore
 import RelaunchContract
 import RestorationKit
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import RelaunchContract
 import RelaunchTesting
-import ScenarioKit
+import RelaunchctlCore
 
 /// `--wait` and `--timeout` of `permission set` and `permission reset`: wait for the relaunch a
 /// change causes, through RelaunchTesting (the unit's properties and the app's bus name, not polling).

@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import RelaunchContract
 import RelaunchctlJournal
-import ScenarioKit
+import RelaunchctlCore
 
 /// The command line for people and scripts: permissions, the demo app, the journal, archives.
 struct Relaunchctl: AsyncParsableCommand {

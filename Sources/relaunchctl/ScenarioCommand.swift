@@ -1,5 +1,6 @@
 import ArgumentParser
 import RelaunchContract
+import RelaunchctlCore
 import ScenarioKit
 
 #if canImport(Glibc)

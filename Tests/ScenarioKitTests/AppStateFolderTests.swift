@@ -1,4 +1,5 @@
 import Glibc
+import RelaunchctlCore
 import ScenarioKit
 import Testing
 

@@ -51,3 +51,10 @@ package func exit(_ status: Int32) -> Never {
 package func errnoText() -> String {
     String(cString: strerror(errno))
 }
+
+/// Waits a little between two polls of a condition that has a deadline.
+package func pause(milliseconds: Int) {
+    var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+}

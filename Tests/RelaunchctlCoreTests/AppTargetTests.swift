@@ -1,5 +1,5 @@
 import RelaunchContract
-import ScenarioKit
+import RelaunchctlCore
 import Testing
 
 @Suite("Which app a command drives")
