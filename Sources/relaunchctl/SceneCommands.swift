@@ -1,7 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import RelaunchBus
-import ScenarioKit
+import RelaunchctlCore
 
 /// `relaunchctl app scenes` and `relaunchctl app scene open|close`: the windows of a scene-based app
 /// (CONTRACT.md, Scenes). `--scene ID` on `tap`, `type`, `screen` and `elements` aims them at one.
