@@ -171,7 +171,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
-        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
+        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),

@@ -1,4 +1,4 @@
-internal import RelaunchContract
+public import RelaunchContract
 
 /// A `HostableApp` whose interface lives in scenes (several windows, each restored from the activity
 /// it saved): App1's scene methods list its windows, open and close one, and aim input at one.
@@ -8,7 +8,7 @@ internal import RelaunchContract
 /// window on its screen).
 public protocol SceneHostableApp: HostableApp {
     /// The open windows, in the order they were opened (App1's `Scenes()`).
-    func sceneSummaries() -> [SceneSummary]
+    func sceneSummaries() -> [AppScene]
     /// Opens a new window, as the user asking for one does (`OpenScene()`).
     /// - Returns: The new session's persistent identifier and what the host must do.
     /// - Throws: `SceneInputError.rejected` when no window can be opened now (in the background).
@@ -23,23 +23,6 @@ public protocol SceneHostableApp: HostableApp {
     func screen(ofScene session: String) throws(SceneInputError) -> String
     /// What the window of `session` accepts (`SceneElements(session)`).
     func elements(ofScene session: String) throws(SceneInputError) -> [ScreenElement]
-}
-
-/// One window of a scene-based app, as `Scenes()` lists it.
-public struct SceneSummary: Sendable, Hashable {
-    /// The session's persistent identifier (the same across relaunches).
-    public var session: String
-    /// The window's title (the note's, say), or empty.
-    public var title: String
-    /// The activity type the scene saves, or empty when it saves none.
-    public var activityType: String
-
-    /// A window's summary.
-    public init(session: String, title: String, activityType: String) {
-        self.session = session
-        self.title = title
-        self.activityType = activityType
-    }
 }
 
 /// Why a scene method was refused; every message is one line that says what is accepted.

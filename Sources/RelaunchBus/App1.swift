@@ -1,3 +1,4 @@
+public import RelaunchContract
 public import Systemd
 
 // org.relaunch.App1, described once: the driver interface every Relaunch app serves at
@@ -72,22 +73,8 @@ public struct AppElement: Sendable, Hashable, Codable {
     }
 }
 
-/// One window of a scene-based app (`Scenes()`).
-public struct AppScene: Sendable, Hashable, Codable {
-    /// The session's persistent identifier, e.g. `3F2A…` (the same across relaunches).
-    public var session: String
-    /// The window's title.
-    public var title: String
-    /// The activity type its scene saves.
-    public var activityType: String
-
-    /// Creates a window's row.
-    public init(session: String, title: String, activityType: String) {
-        self.session = session
-        self.title = title
-        self.activityType = activityType
-    }
-
+/// A window's row on the bus (`Scenes()`).
+extension AppScene {
     /// The `(sss)` value of `Scenes()`.
     public var busValue: BusValue { .structure([.string(session), .string(title), .string(activityType)]) }
 

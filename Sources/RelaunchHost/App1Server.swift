@@ -85,9 +85,7 @@ struct App1Server<App: HostableApp>: Sendable {
             switch call.member {
             case "Scenes":
                 reply = try host.withScenes { app in
-                    let rows = app.sceneSummaries().map {
-                        AppScene(session: $0.session, title: $0.title, activityType: $0.activityType).busValue
-                    }
+                    let rows = app.sceneSummaries().map(\.busValue)
                     return (BusReply(.array(elementSignature: "(sss)", rows)), [])
                 }
             case "OpenScene":

@@ -1,36 +1,18 @@
 internal import RelaunchBus
 internal import Systemd
 
-/// One window of a scene-based app (App1's `Scenes()`).
-public struct TestedScene: Sendable, Hashable {
-    /// The session's persistent identifier: the same across relaunches, so a test can find the
-    /// window again after a kill.
-    public var session: String
-    /// The window's title (for notes-demo, the note's).
-    public var title: String
-    /// The activity type the window's scene saves when it goes to the background.
-    public var activityType: String
-
-    /// A window's row.
-    public init(session: String, title: String, activityType: String) {
-        self.session = session
-        self.title = title
-        self.activityType = activityType
-    }
-}
-
 // MARK: Scenes
 
 extension TestedApp {
-    /// The open windows of a scene-based app, in the order they were opened.
+    /// The open windows of a scene-based app, in the order they were opened: each one's session
+    /// identifier (the same across relaunches, so a test finds the window again after a kill), title
+    /// and the activity type its scene saves.
     ///
     /// An app that is not scene-based refuses: the error's code is ``RelaunchTestingError/Code/rejected``.
-    public func scenes() async throws(RelaunchTestingError) -> [TestedScene] {
+    public func scenes() async throws(RelaunchTestingError) -> [AppScene] {
         let values = try await app1("Scenes")
         do {
-            return try AppScene.scenes(from: values).map {
-                TestedScene(session: $0.session, title: $0.title, activityType: $0.activityType)
-            }
+            return try AppScene.scenes(from: values)
         } catch {
             throw RelaunchTestingError(.unexpectedReply, "\(id)'s Scenes() reply could not be read: \(error.message)")
         }

@@ -1,4 +1,5 @@
 package import RelaunchBus
+package import RelaunchContract
 import Systemd
 
 /// The scene methods of org.relaunch.App1 (CONTRACT.md, Scenes), with failures as the contract's exit

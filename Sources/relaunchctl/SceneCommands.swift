@@ -1,6 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
-import RelaunchBus
+import RelaunchContract
 import RelaunchctlCore
 
 /// `relaunchctl app scenes` and `relaunchctl app scene open|close`: the windows of a scene-based app

@@ -1,4 +1,5 @@
 import RelaunchBus
+import RelaunchContract
 import Systemd
 import Testing
 

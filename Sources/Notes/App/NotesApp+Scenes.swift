@@ -1,12 +1,13 @@
 public import RelaunchApp
+public import RelaunchContract
 internal import RestorationKit
 
 /// The windows as App1's scene methods see them: listed, opened, closed, and input aimed at one.
 extension NotesApp: SceneHostableApp {
     /// The open windows, in the order they were opened: session, the note's title, the activity type.
-    public func sceneSummaries() -> [SceneSummary] {
+    public func sceneSummaries() -> [AppScene] {
         windows.map { scene in
-            SceneSummary(
+            AppScene(
                 session: scene.session.persistentIdentifier, title: scene.title ?? "",
                 activityType: NoteSceneDelegate.activityType)
         }
