@@ -178,7 +178,10 @@ let package = Package(
         .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "NotesTests", dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "RelaunchHostTests", dependencies: ["RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "RelaunchHostTests", dependencies: [
+            "RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "RestorationKit", "Systemd",
+            .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+        ]),
         .testTarget(
             name: "SystemdTests",
             dependencies: [

@@ -26,6 +26,7 @@ public enum FleetReport {
         page += table("host", summary.byHost, limit: hostRows)
         page += "<h2>Apps, worst first</h2>\n"
         page += table("app", summary.byApp, limit: .max)
+        page += scenesTable(summary)
         if let ignored = TimelineRenderer.ignoredLine(summary) {
             page += "<p class=\"note\">\(escape(ignored)) (left out: journald's trusted fields show they are not from where their kind says).</p>\n"
         }
@@ -44,6 +45,22 @@ public enum FleetReport {
         return "<div class=\"cards\">" + items.map {
             "<div class=\"card\"><div class=\"v\">\(escape($0.1))</div><div class=\"k\">\($0.0)</div></div>"
         }.joined() + "</div>\n"
+    }
+
+    /// The scene sessions the relaunched scene-based apps logged, per app: how many came back restored,
+    /// discarded (by their own REASON) or fresh; nothing when no relaunch logged any.
+    private static func scenesTable(_ summary: TimelineSummary) -> String {
+        let apps = summary.byApp.filter { !$0.value.scenesByOutcome.isEmpty }.sorted { $0.key < $1.key }
+        guard !apps.isEmpty else { return "" }
+        var out = "<h2>Scene sessions at relaunch, per app</h2>\n"
+        out += "<table><tr><th>app</th><th>restored</th><th>discarded</th><th>fresh</th><th class=\"l\">discarded by reason</th></tr>\n"
+        for (app, totals) in apps {
+            let reasons = totals.sceneDiscardsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            out += "<tr><td>\(escape(app))</td>"
+            for outcome in ["restored", "discarded", "fresh"] { out += "<td>\(totals.scenesByOutcome[outcome] ?? 0)</td>" }
+            out += "<td class=\"l\">\(escape(reasons.joined(separator: ", ")))</td></tr>\n"
+        }
+        return out + "</table>\n<p class=\"note\">One row per scene-based app: each window of each relaunch, by how its saved state came back (a damaged window's record is discarded alone).</p>\n"
     }
 
     private static func table(_ kind: String, _ groups: [String: TimelineTotals], limit: Int) -> String {

@@ -38,6 +38,11 @@ public struct Incident: Sendable, Equatable, Codable {
         return ready.atUSec - exited.atUSec
     }
 
+    /// The relaunched app's scene sessions, one entry each (a scene-based app's), in the order it logged them.
+    public var scenes: [TimelineEvent] {
+        events.filter { $0.kind == .sceneRestored }
+    }
+
     /// The discard reasons logged by the relaunched app.
     public var discardReasons: [String] {
         events.filter { $0.kind == .discarded }.map { $0["REASON"] }
@@ -56,6 +61,8 @@ public struct TimelineEvent: Sendable, Equatable, Codable {
         case discarded
         case controllerRestored = "controller-restored"
         case restorationFinished = "restoration-finished"
+        /// One scene session of the relaunched app and how it came back (SCENE_OUTCOME).
+        case sceneRestored = "scene-restored"
         case launched
         case ready
         case failed
@@ -74,4 +81,11 @@ public struct TimelineEvent: Sendable, Equatable, Codable {
 
     /// The value of a field, or an empty string.
     public subscript(name: String) -> String { fields[name] ?? "" }
+}
+
+extension TimelineEvent {
+    /// The fields a ``Kind/sceneRestored`` step keeps from its `scene session restored` entry.
+    public static let sceneFields = [
+        "SCENE_SESSION", "SCENE_ROLE", "SCENE_OUTCOME", "ACTIVITY_TYPE", "ACTIVITY_TITLE", "REASON",
+    ]
 }

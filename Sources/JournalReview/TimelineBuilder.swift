@@ -4,7 +4,8 @@ import RelaunchContract
 ///
 /// An incident starts at a "permission changed" entry. The kill entry names the unit; from then on
 /// systemd's entries about that unit (process exit, restart scheduled, started) and the new
-/// instance's own entries (discards, restored controllers, restoration finished, launched) are
+/// instance's own entries (discards, restored controllers, restoration finished, each scene session's
+/// restoration, launched) are
 /// joined to it by unit and invocation id, until the new instance is ready and has launched.
 /// A later change for the same app on the same machine supersedes an open incident.
 ///
@@ -203,6 +204,8 @@ public struct TimelineBuilder: Sendable {
         case .restorationFinished:
             append(.restorationFinished, record, to: number,
                    keeping: ["RESTORED_COUNT", "PRESENTED_PATH", "DURATION_USEC"])
+        case .sceneSessionRestored:
+            append(.sceneRestored, record, to: number, keeping: TimelineEvent.sceneFields)
         case .appLaunched:
             append(.launched, record, to: number, keeping: ["LAUNCH_OUTCOME", "BUILD_NUMBER"])
             closeIfComplete(number)

@@ -91,6 +91,18 @@ public struct TimelineJSONWriter: Sendable {
         Self.array(summary.relaunchUSec, level: 3, &out) { value, out in Self.number(value, &out) }
         members.key("restores", &out)
         Self.number(UInt64(summary.restores), &out)
+        members.key("sceneSessions", &out)
+        var scenes = Members.open(level: 2, &out)
+        for (key, counts) in [("byOutcome", summary.all.scenesByOutcome), ("discardsByReason", summary.all.sceneDiscardsByReason)] {
+            scenes.key(key, &out)
+            var inner = Members.open(level: 3, &out)
+            for (name, count) in Self.sortedByKey(counts) {
+                inner.key(name, &out)
+                Self.number(UInt64(count), &out)
+            }
+            inner.close(&out)
+        }
+        scenes.close(&out)
         members.close(&out)
         out.append(contentsOf: "\n}".utf8)
     }

@@ -44,7 +44,19 @@ public enum TimelineRenderer {
         if let median = summary.relaunchMedianUSec, let p95 = summary.relaunchP95USec {
             line += "; relaunch median \(milliseconds(median)), p95 \(milliseconds(p95))"
         }
+        if let scenes = scenesPhrase(summary.all) { line += "; scene sessions: " + scenes }
         return line
+    }
+
+    /// `2 restored, 1 discarded (corrupt 1), 1 fresh`, or nil when no relaunch logged scene sessions.
+    static func scenesPhrase(_ totals: TimelineTotals) -> String? {
+        guard !totals.scenesByOutcome.isEmpty else { return nil }
+        return ["restored", "discarded", "fresh"].compactMap { outcome -> String? in
+            guard let count = totals.scenesByOutcome[outcome] else { return nil }
+            guard outcome == "discarded", !totals.sceneDiscardsByReason.isEmpty else { return "\(count) \(outcome)" }
+            let reasons = totals.sceneDiscardsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            return "\(count) \(outcome) (" + reasons.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
     }
 
     /// The line after the summary that says how many entries were left out and why, or nil when
@@ -81,6 +93,7 @@ public enum TimelineRenderer {
         case .discarded: "saved state discarded"
         case .controllerRestored: "restored"
         case .restorationFinished: "restoration finished"
+        case .sceneRestored: "scene"
         case .launched: "app launched"
         case .ready: "ready"
         case .failed: "unit failed"
@@ -112,6 +125,13 @@ public enum TimelineRenderer {
         case .restorationFinished:
             let presented = event["PRESENTED_PATH"].isEmpty ? "nothing presented" : "presented \(event["PRESENTED_PATH"])"
             return "\(event["RESTORED_COUNT"]) controllers, \(presented)"
+        case .sceneRestored:
+            var text = "\(event["SCENE_SESSION"]) \(event["SCENE_OUTCOME"])"
+            if event["SCENE_OUTCOME"] == "discarded" { text += ", reason \(event["REASON"])" }
+            if !event["ACTIVITY_TYPE"].isEmpty {
+                text += ": \(event["ACTIVITY_TYPE"])" + (event["ACTIVITY_TITLE"].isEmpty ? "" : " \"\(event["ACTIVITY_TITLE"])\"")
+            }
+            return text
         case .launched:
             return "\(event["LAUNCH_OUTCOME"]), build \(event["BUILD_NUMBER"])"
         case .ready:

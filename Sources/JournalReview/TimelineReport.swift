@@ -21,7 +21,11 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
 
     private enum SummaryKeys: String, CodingKey {
         case incidents, kills, restores, discardsByReason, relaunchUSec, relaunchMedianUSec, relaunchP95USec
-        case ignoredEntries, ignoredByReason, byHost, byApp
+        case ignoredEntries, ignoredByReason, byHost, byApp, sceneSessions
+    }
+
+    private enum SceneKeys: String, CodingKey {
+        case byOutcome, discardsByReason
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,6 +47,9 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
             (labels[$0.key]!, TimelineTotalsJSON($0.value, machineID: $0.key))
         })
         try nested.encode(byHost, forKey: .byHost)
+        var scenes = nested.nestedContainer(keyedBy: SceneKeys.self, forKey: .sceneSessions)
+        try scenes.encode(summary.all.scenesByOutcome, forKey: .byOutcome)
+        try scenes.encode(summary.all.sceneDiscardsByReason, forKey: .discardsByReason)
     }
 
     /// The journal matches that select every entry the review needs: Relaunch's own message ids

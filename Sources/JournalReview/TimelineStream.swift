@@ -122,7 +122,7 @@ public struct TimelineStream: Sendable {
         "SIGNAL", "KILLED_USEC", "EXIT_CODE", "EXIT_STATUS", "MESSAGE", "N_RESTARTS", "UNIT_RESULT",
         "REASON", "RESTORATION_PATH", "RESTORED_VIA", "RESTORED_COUNT", "PRESENTED_PATH",
         "DURATION_USEC", "LAUNCH_OUTCOME", "BUILD_NUMBER", TimelineBuilder.killedUnitKey,
-    ]
+    ] + TimelineEvent.sceneFields
 
     /// The plan's entries' journal times, to check that the second pass meets the same entries.
     private let daemonRealtimes: [UInt64]

@@ -11,6 +11,10 @@ public struct TimelineTotals: Sendable, Equatable, Codable {
     public var discardsByReason: [String: Int] = [:]
     /// Relaunch times (process exit to READY), in µs, in incident order.
     public var relaunchUSec: [UInt64] = []
+    /// The relaunched apps' scene sessions by how they came back (`restored`, `discarded`, `fresh`).
+    public var scenesByOutcome: [String: Int] = [:]
+    /// The relaunched apps' scene sessions whose own saved state was discarded, by REASON.
+    public var sceneDiscardsByReason: [String: Int] = [:]
 
     /// No incidents yet.
     public init() {}
@@ -31,6 +35,10 @@ public struct TimelineTotals: Sendable, Equatable, Codable {
             discardsByReason[reason, default: 0] += 1
         }
         if let relaunch = incident.relaunchUSec { relaunchUSec.append(relaunch) }
+        for scene in incident.scenes {
+            scenesByOutcome[scene["SCENE_OUTCOME"], default: 0] += 1
+            if scene["SCENE_OUTCOME"] == "discarded" { sceneDiscardsByReason[scene["REASON"], default: 0] += 1 }
+        }
     }
 
     /// Whether `self` is worse than `other`, as the tables order their rows (worst first): more

@@ -3,13 +3,17 @@ internal import FoundationEssentials
 internal import RestorationKit
 
 /// The keys every app's state JSON has (CONTRACT.md): `launch`, `lifecycle`, `paths`, `presented`,
-/// `restoredVia`, `lastExit` and `permissions`. An app's state encodes these, then its own keys,
+/// `restoredVia`, `lastExit` and `permissions`; a scene-based app's `launch` also has `scenes`, an
+/// array of `{"session", "outcome", "reason", "activityType", "title"}`. An app's state encodes these, then its own keys,
 /// into one container keyed by `StateKey`; absent values encode as `null`, never as missing keys.
 public struct CommonAppState: Equatable, Sendable {
     /// `launch.outcome`: `fresh`, `restored` or `discarded`.
     public var launchOutcome: String
     /// `launch.reason`: why saved state was discarded, or nil.
     public var launchReason: String?
+    /// `launch.scenes`: how each scene session came back, written only for a scene-based app (one
+    /// that had sessions at launch), so that other apps' `launch` stays as it was.
+    public var launchScenes: [LaunchReport.SceneRestoration]
     /// `launching`, `active` or `background`.
     public var lifecycle: String
     /// Every restoration path in the hierarchy, parents first.
@@ -28,6 +32,7 @@ public struct CommonAppState: Equatable, Sendable {
         session: RestorationSession, lastExit: LastExit?, permissions: [Permission: PermissionState]
     ) {
         (launchOutcome, launchReason) = session.launchOutcome
+        launchScenes = session.launchReport?.scenes ?? []
         lifecycle = session.application.state.rawValue
         paths = session.paths
         presented = session.presentedPath
@@ -41,6 +46,17 @@ public struct CommonAppState: Equatable, Sendable {
         var launch = container.nestedContainer(keyedBy: StateKey.self, forKey: "launch")
         try launch.encode(launchOutcome, forKey: "outcome")
         try launch.encode(launchReason, forKey: "reason")
+        if !launchScenes.isEmpty {
+            var scenes = launch.nestedUnkeyedContainer(forKey: "scenes")
+            for scene in launchScenes {
+                var entry = scenes.nestedContainer(keyedBy: StateKey.self)
+                try entry.encode(scene.session, forKey: "session")
+                try entry.encode(scene.outcome.rawValue, forKey: "outcome")
+                try entry.encode(scene.discardReason?.rawValue, forKey: "reason")
+                try entry.encode(scene.activityType, forKey: "activityType")
+                try entry.encode(scene.title, forKey: "title")
+            }
+        }
         try container.encode(lifecycle, forKey: "lifecycle")
         try container.encode(paths, forKey: "paths")
         try container.encode(presented, forKey: "presented")

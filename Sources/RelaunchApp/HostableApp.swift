@@ -29,6 +29,11 @@ public protocol HostableApp: AnyObject, SendableMetatype {
     /// Preserves the current state as archive bytes.
     func preserve() throws(PreservationError) -> Preservation
 
+    /// The persistent identifiers of the open scene sessions of a scene-based app (empty otherwise):
+    /// the host compares them around each input, and preserves at once when one went, so that a
+    /// closed window's saved state is gone from disk even if the app never goes to the background.
+    var openSceneSessions: [String] { get }
+
     /// The screen drawn as text (`Screen()`).
     func screen() -> String
     /// The state JSON (`State()`), with at least the contract's common keys.
@@ -55,6 +60,9 @@ public protocol HostableApp: AnyObject, SendableMetatype {
 extension HostableApp {
     /// An app without a data model of its own ignores the call.
     public func loadData(_ bytes: [UInt8]) throws {}
+
+    /// An app without scenes has no sessions.
+    public var openSceneSessions: [String] { [] }
 }
 
 /// Something the current screen accepts: a tap or a field to type into (App1's `Elements()`).

@@ -6,7 +6,7 @@ public struct LaunchReport: Equatable, Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
         /// No saved state was found.
         case fresh
-        /// Saved state was restored.
+        /// Saved state was restored: controllers into the window, or a scene's saved activity.
         case restored
         /// Saved state was found but thrown away (see `discardReason`); the app launched fresh.
         case discarded
@@ -46,12 +46,15 @@ public struct LaunchReport: Equatable, Sendable {
     public var warnings: [String]
     /// Why a launch that had saved state is nonetheless `fresh` (it restored nothing), else nil.
     public var note: String? = nil
+    /// How each scene session of a scene-based app came back, in the order its windows were opened
+    /// (empty for an app without scenes).
+    public var scenes: [SceneRestoration] = []
 
     /// Creates a report.
     public init(
         outcome: Outcome, discardReason: DiscardReason?, restored: [RestoredPath], presentedPath: String?,
         duration: Duration, source: String?, verdicts: [CandidateVerdict], actions: [LaunchAction],
-        warnings: [String], note: String? = nil
+        warnings: [String], note: String? = nil, scenes: [SceneRestoration] = []
     ) {
         self.outcome = outcome
         self.discardReason = discardReason
@@ -63,6 +66,7 @@ public struct LaunchReport: Equatable, Sendable {
         self.actions = actions
         self.warnings = warnings
         self.note = note
+        self.scenes = scenes
     }
 
     /// How many controllers were restored (RESTORED_COUNT).

@@ -41,7 +41,9 @@ public final class RestorationSession {
     /// anything is decoded, cleared after restoring; the app delegate may decline it) or launches
     /// fresh, and reports what happened.
     ///
-    /// An archive that restores no controller into the window is reported as `fresh`, with a note why.
+    /// An archive that restores no controller into the window and no scene's activity is reported as
+    /// `fresh`, with a note why; a scene-based app's archive is `restored` when one scene's activity was.
+    /// The report says how each scene session came back (`LaunchReport.scenes`).
     ///
     /// - Parameters:
     ///   - candidates: Saved state found by the executable: the archive file and the fd store's copy.
@@ -72,12 +74,18 @@ public final class RestorationSession {
         var restored: [LaunchReport.RestoredPath] = []
         var source: String?
         var note: String?
+        var scenes: [LaunchReport.SceneRestoration] = []
         switch plan.decision {
         case .fresh, .discard:
             application.launch(restoringFrom: nil)
             outcome = reason == nil ? .fresh : .discarded
+            scenes = Self.sceneRestorations(of: application, archive: nil, declined: nil)
         case .restore(let archive, let from):
-            switch application.launch(restoringFrom: archive) {
+            let launched = application.launch(restoringFrom: archive)
+            var declinedReason: DiscardReason?
+            if case .declined(let declined) = launched { declinedReason = declined }
+            scenes = Self.sceneRestorations(of: application, archive: archive, declined: declinedReason)
+            switch launched {
             case .restored(let report):
                 if application.isRestoringState {
                     // Restoration was extended: the mark stays until the last completeStateRestoration().
@@ -94,14 +102,12 @@ public final class RestorationSession {
                 restored = report.restored.map { .init(path: $0.path.joined(separator: "/"), via: $0.via) }
                 warnings += report.notes
                 warnings += report.skipped.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
-                // A scene-based app's windows restore from their saved activities, not into the
-                // application's window: a window that came back with its activity is a restore.
-                let scenesRestored = application.openSessions.contains { $0.stateRestorationActivity != nil }
-                if restored.isEmpty && !scenesRestored {
+                if restored.isEmpty, !scenes.contains(where: { $0.outcome == .restored }) {
                     outcome = .fresh
                     let why = report.skipped.first.map { "\($0.path.joined(separator: "/")) was not restored: \($0.reason)" }
                     note = "the saved state from \(from) restored no controller into the window"
                         + (why.map { " (\($0))" } ?? " (it held none)")
+                        + (scenes.isEmpty ? "" : " and no scene's activity")
                 } else {
                     outcome = .restored
                 }
@@ -116,7 +122,7 @@ public final class RestorationSession {
         let report = LaunchReport(
             outcome: outcome, discardReason: reason, restored: restored, presentedPath: presentedPath,
             duration: uptime() - start, source: source, verdicts: plan.verdicts, actions: pending, warnings: warnings,
-            note: note)
+            note: note, scenes: scenes)
         launchReport = report
         return report
     }
@@ -158,6 +164,16 @@ public final class RestorationSession {
         guard application.state == .background else { return nil }
         application.enterForeground()
         return [.lifecycleChanged(.active)]
+    }
+
+    /// Closes a window (`Application.requestSceneSessionDestruction(_:)`): its scene disconnects and
+    /// its session and saved activity go.
+    /// - Returns: `.preserveState`, so that the archive on disk drops the session at once (as UIKit
+    ///   forgets it), or nil when no open session has that identifier.
+    public func closeScene(session identifier: String) -> [AppEffect]? {
+        guard let session = application.sceneSession(withIdentifier: identifier) else { return nil }
+        application.requestSceneSessionDestruction(session)
+        return [.preserveState]
     }
 
     /// The user's force quit: saved state is discarded (`force-quit`) and the process exits.

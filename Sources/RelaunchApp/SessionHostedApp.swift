@@ -12,6 +12,9 @@ extension SessionHostedApp {
     /// Where the app is in its life: its application's state.
     public var lifecycle: Application.LifecycleState { session.application.state }
 
+    /// The open scene sessions' persistent identifiers, in the order their windows were opened.
+    public var openSceneSessions: [String] { session.application.openSessions.map(\.persistentIdentifier) }
+
     /// Launches through the session: restores the newest readable candidate (restoring mark set
     /// before, cleared after) or launches fresh, and reports what happened.
     @discardableResult

@@ -18,6 +18,10 @@ public enum MessageID: String, Sendable, CaseIterable, Codable {
     case permissionChanged = "9b3f5994e16840eb93c15d94fb1674bd"
     /// An app's unit was killed for a permission change (fields: APP_ID, UNIT, PERMISSION, SIGNAL).
     case appKilled = "cec8a90c402d4067a74cf3669006da0e"
+    /// One scene session of a scene-based app at launch, and how its window came back (fields:
+    /// SCENE_SESSION, SCENE_ROLE, SCENE_OUTCOME `restored|discarded|fresh`, ACTIVITY_TYPE,
+    /// ACTIVITY_TITLE, REASON when discarded).
+    case sceneSessionRestored = "30d1b4de270d462393320fc19e1c6609"
 
     /// A short human name for the event, as the timeline prints it.
     public var summary: String {
@@ -30,6 +34,7 @@ public enum MessageID: String, Sendable, CaseIterable, Codable {
         case .savedStateDiscarded: "saved state discarded"
         case .permissionChanged: "permission changed"
         case .appKilled: "app killed for a permission change"
+        case .sceneSessionRestored: "scene session restored"
         }
     }
 }

@@ -52,10 +52,23 @@ final class AppHost<App: HostableApp>: Sendable {
     // MARK: Input
 
     /// Runs one input on the app and carries out its effects.
+    ///
+    /// An input that closed a scene session (a window) preserves at once, whether or not its effects
+    /// ask: the closed session's saved state must leave the archive on disk now, or a kill before the
+    /// next background would bring the window back.
     /// - Throws: The app's `InputError`.
     func input(_ body: (App) throws(App.InputError) -> [AppEffect]) throws(App.InputError) {
         try core.withLock { (core) throws(App.InputError) in
-            let effects = try body(core.app)
+            let before = core.app.openSceneSessions
+            var effects = try body(core.app)
+            let open = Set(core.app.openSceneSessions)
+            let closed = before.filter { !open.contains($0) }
+            if !closed.isEmpty {
+                logger.notice("scene \(closed.count == 1 ? "session" : "sessions") closed: \(closed.joined(separator: ", ")); preserving so that \(closed.count == 1 ? "its" : "their") saved state goes", metadata: [
+                    "SCENE_SESSIONS_CLOSED": "\(closed.joined(separator: " "))",
+                ])
+                if !effects.contains(.preserveState) { effects.insert(.preserveState, at: 0) }
+            }
             perform(effects, &core)
         }
     }

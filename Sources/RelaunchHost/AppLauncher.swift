@@ -64,12 +64,29 @@ struct AppLauncher<App: HostableApp> {
                 "DURATION_USEC": "\(report.durationMicroseconds)", "ARCHIVE_SOURCE": report.source ?? "",
             ])
         }
+        logSceneRestorations(report.scenes)
         logger.event(.appLaunched, "app launched: \(report.outcome.rawValue), build \(configuration.buildNumber)", [
             "LAUNCH_OUTCOME": report.outcome.rawValue, "BUILD_NUMBER": configuration.buildNumber,
             "DISCARD_REASON": report.discardReason?.rawValue ?? "", "ARCHIVE_SOURCE": report.source ?? "",
             "LAUNCH_NOTE": report.note ?? "",
         ])
         return (app, permissions, report)
+    }
+
+    /// One `scene session restored` entry per scene session of a scene-based app, in the order its
+    /// windows were opened: which session, its activity, and whether it was restored, discarded (with
+    /// its own REASON) or fresh.
+    private func logSceneRestorations(_ scenes: [LaunchReport.SceneRestoration]) {
+        for scene in scenes {
+            var message = "scene session \(scene.session) \(scene.outcome.rawValue)"
+            if let reason = scene.discardReason { message += " (\(reason.rawValue))" }
+            if let type = scene.activityType { message += ": \(type)" + (scene.title.map { " \"\($0)\"" } ?? "") }
+            logger.event(.sceneSessionRestored, message, [
+                "SCENE_SESSION": scene.session, "SCENE_ROLE": scene.role, "SCENE_OUTCOME": scene.outcome.rawValue,
+                "ACTIVITY_TYPE": scene.activityType ?? "", "ACTIVITY_TITLE": scene.title ?? "",
+                "REASON": scene.discardReason?.rawValue ?? "", "DISCARD_DETAIL": scene.detail ?? "",
+            ])
+        }
     }
 
     /// The app's saved data model, if there is one it can be given.

@@ -95,6 +95,8 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
     case viewControllerRestored = "view-controller-restored"
     case restorationFinished = "restoration-finished"
     case savedStateDiscarded = "saved-state-discarded"
+    /// One scene session of a scene-based app at launch (SCENE_SESSION, SCENE_OUTCOME, REASON…).
+    case sceneSessionRestored = "scene-session-restored"
     case permissionChanged = "permission-changed"
     case appKilled = "app-killed"
     /// systemd: the unit's process exited.
@@ -115,6 +117,7 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
         case .viewControllerRestored: MessageID.viewControllerRestored.rawValue
         case .restorationFinished: MessageID.restorationFinished.rawValue
         case .savedStateDiscarded: MessageID.savedStateDiscarded.rawValue
+        case .sceneSessionRestored: MessageID.sceneSessionRestored.rawValue
         case .permissionChanged: MessageID.permissionChanged.rawValue
         case .appKilled: MessageID.appKilled.rawValue
         case .unitExited: ManagerMessageID.processExited.rawValue

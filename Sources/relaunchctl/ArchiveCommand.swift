@@ -20,12 +20,14 @@ extension ArchiveCommand {
     struct Dump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "dump",
-            abstract: "Print a restoration archive: its header and every preserved controller.",
+            abstract: "Print a restoration archive: its header, every preserved controller and scene session.",
             discussion: """
             The app keeps its archive in its state directory (for checkin-demo: \
             /var/lib/checkin-demo/restoration.archive). A damaged archive is refused with the reason \
             the app would log when discarding it (corrupt, unsupported-format, too-large); the exit \
-            status is then 1. The app's limits hold: at most 16 MiB is read, and only a regular file. \
+            status is then 1. A scene-based app's archive (format 4) lists each scene session: its \
+            identifier, role, whether its own record checksum holds, and its activity; a session whose \
+            record is damaged is shown as discarded, with its reason, while the others print. The app's limits hold: at most 16 MiB is read, and only a regular file. \
             Run as root, it does not follow a symbolic link in the file's place: the app's folder \
             is the app's to change.
             """

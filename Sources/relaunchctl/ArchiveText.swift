@@ -64,7 +64,7 @@ enum ArchiveText {
                 }
             }
         }
-        return out
+        return out + scenesText(decoded.archive.sceneSessions)
     }
 
     static func json(_ decoded: DecodedArchive) -> String {
@@ -87,10 +87,10 @@ enum ArchiveText {
                         + "\"state\": \(jsonObject($0.state))}"
                 }.joined(separator: ", ") + "]}"
         }.joined(separator: ", ")
-        return out + "]}\n"
+        return out + "], \"sceneSessions\": " + scenesJSON(decoded.archive.sceneSessions) + "}\n"
     }
 
-    private static func jsonObject(_ state: [String: StateValue]) -> String {
+    static func jsonObject(_ state: [String: StateValue]) -> String {
         "{" + state.sorted { $0.key < $1.key }.map { "\(jsonString($0.key)): \(jsonValue($0.value))" }
             .joined(separator: ", ") + "}"
     }
@@ -106,7 +106,7 @@ enum ArchiveText {
         }
     }
 
-    private static func describe(_ value: StateValue) -> String {
+    static func describe(_ value: StateValue) -> String {
         switch value {
         case .int(let number): "\(number)"
         case .double(let number): "\(number)"

@@ -8,14 +8,18 @@ import Testing
 enum ExportedRelaunch {
     static let remote = "/lib/systemd/systemd-journal-remote"
 
+    /// The relaunched instance's trusted fields (as journald writes them for checkin-demo.service).
+    static let relaunchedApp = ["_SYSTEMD_UNIT": "checkin-demo.service", "_SYSTEMD_INVOCATION_ID": String(repeating: "e", count: 32),
+                                "_UID": "1000", "_PID": "700", "_COMM": "checkin-demo"]
+
     /// The export stream of host `hostname` (its `_MACHINE_ID` and `_BOOT_ID` too); the unit's
-    /// invocation ids are the same for every host, as on hosts made from one image.
-    static func stream(hostname: String, machine: String, boot: String) -> String {
+    /// invocation ids are the same for every host, as on hosts made from one image. `extra` entries
+    /// (µs after the change, fields) go in among the others by time.
+    static func stream(hostname: String, machine: String, boot: String, extra: [(UInt64, [String: String])] = []) -> String {
         let t0: UInt64 = 1_772_442_000_000_000
         let daemon = ["_SYSTEMD_UNIT": "permissiond.service", "_UID": "991", "_COMM": "permissiond", "_PID": "300"]
         let pid1 = ["_PID": "1", "_UID": "0", "_COMM": "systemd"]
-        let app = ["_SYSTEMD_UNIT": "checkin-demo.service", "_SYSTEMD_INVOCATION_ID": String(repeating: "e", count: 32),
-                   "_UID": "1000", "_PID": "700", "_COMM": "checkin-demo"]
+        let app = relaunchedApp
         let unit = ["UNIT": "checkin-demo.service"]
         let old = ["INVOCATION_ID": String(repeating: "d", count: 32)]
         let new = ["INVOCATION_ID": String(repeating: "e", count: 32)]
@@ -38,7 +42,8 @@ enum ExportedRelaunch {
                 ["MESSAGE_ID": "39f53479d3a045ac8e11786248231fbf"]) { $1 }),
         ]
         var text = ""
-        for (index, (offset, fields)) in entries.enumerated() {
+        let all = (entries + extra).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        for (index, (offset, fields)) in all.enumerated() {
             let usec = t0 + offset
             let monotonic = 5_000_000 + offset
             text += "__CURSOR=s=\(machine);i=\(index + 1);b=\(boot);m=\(String(monotonic, radix: 16));t=\(String(usec, radix: 16));x=\(index)\n"
@@ -51,10 +56,12 @@ enum ExportedRelaunch {
     }
 
     /// Writes `folder/remote-HOSTNAME.journal` through systemd-journal-remote.
-    static func write(hostname: String, machine: String, boot: String, into folder: String) throws {
+    static func write(
+        hostname: String, machine: String, boot: String, into folder: String, extra: [(UInt64, [String: String])] = []
+    ) throws {
         let export = folder + "/" + hostname + ".export"
         guard let file = fopen(export, "w") else { throw TestFailure("cannot write \(export)") }
-        fputs(stream(hostname: hostname, machine: machine, boot: boot), file)
+        fputs(stream(hostname: hostname, machine: machine, boot: boot, extra: extra), file)
         fclose(file)
         defer { unlink(export) }
         let result = try Executable.run(

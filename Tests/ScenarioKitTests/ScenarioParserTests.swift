@@ -63,7 +63,7 @@ struct ScenarioParserTests {
         ("env A-B=a", "s:1: 'A-B' is not a variable name; use letters, digits and _, not starting with a digit"),
         ("type note \"open", "s:1: a double quote is not closed"),
         ("repeat 0 kill-app", "s:1: expected: repeat N STEP... (N from 1 to 1000)"),
-        ("expect journal nothing", "s:1: unknown journal event 'nothing'; accepted: app-launched, lifecycle-changed, state-preserved, view-controller-restored, restoration-finished, saved-state-discarded, permission-changed, app-killed, unit-exited, unit-restart-scheduled, unit-started, unit-failed"),
+        ("expect journal nothing", "s:1: unknown journal event 'nothing'; accepted: app-launched, lifecycle-changed, state-preserved, view-controller-restored, restoration-finished, saved-state-discarded, scene-session-restored, permission-changed, app-killed, unit-exited, unit-restart-scheduled, unit-started, unit-failed"),
         ("expect journal app-killed =x", "s:1: '=x' is not FIELD=VALUE"),
         ("background now", "s:1: expected: background takes no arguments"),
         ("# only a comment", "s: the scenario has no steps"),

@@ -79,7 +79,9 @@ enum ArchiveScenes {
             guard actual == stored else {
                 let detail = "record of scene session \(identifier) at byte \(recordStart) has checksum "
                     + "\(hex(actual)), expected \(hex(stored))"
-                sessions.append(ArchivedSceneSession(identifier: identifier, role: role, discarded: .corrupt, detail: detail))
+                var session = ArchivedSceneSession(identifier: identifier, role: role, discarded: .corrupt, detail: detail)
+                session.recordChecksumHolds = false
+                sessions.append(session)
                 continue
             }
             do throws(ArchiveError) {
@@ -145,6 +147,9 @@ public struct ArchivedSceneSession: Equatable, Sendable {
     public var discardReason: DiscardReason?
     /// What was wrong with it, for logs (nil when it was read).
     public var discardDetail: String?
+    /// Whether its record's own CRC-32 matched when the archive was read (false: `corrupt` by its
+    /// checksum; a record whose checksum holds may still fail to parse).
+    public var recordChecksumHolds = true
 
     /// A session record of the given parts.
     ///

@@ -3,7 +3,7 @@
 // checksum; archive-payload reaches the payload decoders.
 // fuzz-build: RestorationKit
 // fuzz-link: RestorationKit
-// fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/JSONString.swift
+// fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/ArchiveText+Scenes.swift Sources/relaunchctl/JSONString.swift
 import RestorationKit
 
 @_cdecl("LLVMFuzzerTestOneInput")

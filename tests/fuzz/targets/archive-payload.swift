@@ -4,7 +4,7 @@
 // draws it, and encoded again: the new bytes must decode and encode to themselves.
 // fuzz-build: RestorationKit
 // fuzz-link: RestorationKit
-// fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/JSONString.swift
+// fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/ArchiveText+Scenes.swift Sources/relaunchctl/JSONString.swift
 @testable import RestorationKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
