@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "banca-demo", targets: ["banca-demo"]),
         .executable(name: "countries-demo", targets: ["countries-demo"]),
         .executable(name: "colorboard-demo", targets: ["colorboard-demo"]),
+        .executable(name: "notes-demo", targets: ["notes-demo"]),
         .executable(name: "permissiond", targets: ["permissiond"]),
         .executable(name: "relaunchctl", targets: ["relaunchctl"]),
         .executable(name: "relaunch-bench", targets: ["relaunch-bench"]),
@@ -100,6 +101,8 @@ let package = Package(
             dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"],
             exclude: ["Storyboard/Colorboard.storyboard"]
         ),
+        // notes-demo's app: notes in several windows, each a scene restored from its saved activity.
+        .target(name: "Notes", dependencies: ["RestorationKit", "RelaunchContract", "RelaunchApp"]),
         .target(
             name: "Systemd",
             dependencies: [
@@ -140,6 +143,9 @@ let package = Package(
             name: "colorboard-demo", dependencies: ["Colorboard", "RelaunchHost", "RelaunchContract"],
             linkerSettings: relaunchAppLinking),
         .executableTarget(
+            name: "notes-demo", dependencies: ["Notes", "RelaunchHost", "RelaunchContract"],
+            linkerSettings: relaunchAppLinking),
+        .executableTarget(
             name: "permissiond",
             dependencies: [
                 "PermissionDaemon", "PermissionStore", "RelaunchContract",
@@ -165,12 +171,13 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
-        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "Systemd"]),
+        .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(name: "NotesTests", dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
         .testTarget(name: "RelaunchHostTests", dependencies: [
             "RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "RestorationKit", "Systemd",
             .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),

@@ -1,3 +1,4 @@
+public import RelaunchContract
 public import Systemd
 
 // org.relaunch.App1, described once: the driver interface every Relaunch app serves at
@@ -20,6 +21,14 @@ extension BusInterface {
             Method("Foreground"),
             Method("Quit", [Argument("force", "b")]),
             Method("TestHook", [Argument("name", "s")]),
+            // Scene-based apps (CONTRACT.md, Scenes): the windows, and input aimed at one of them.
+            Method("Scenes", returns: [Argument("scenes", "a(sss)")]),
+            Method("OpenScene", returns: [Argument("session", "s")]),
+            Method("CloseScene", [Argument("session", "s")]),
+            Method("SceneTap", [Argument("session", "s"), Argument("element", "s")]),
+            Method("SceneType", [Argument("session", "s"), Argument("field", "s"), Argument("text", "s")]),
+            Method("SceneScreen", [Argument("session", "s")], returns: [Argument("screen", "s")]),
+            Method("SceneElements", [Argument("session", "s")], returns: [Argument("elements", "a(sss)")]),
         ])
 
     /// Where every app serves `org.relaunch.App1`.
@@ -60,6 +69,20 @@ public struct AppElement: Sendable, Hashable, Codable {
             return AppElement(
                 name: try fields.string(at: 0), kind: AppElement.Kind(rawValue: try fields.string(at: 1)) ?? .tap,
                 description: try fields.string(at: 2))
+        }
+    }
+}
+
+/// A window's row on the bus (`Scenes()`).
+extension AppScene {
+    /// The `(sss)` value of `Scenes()`.
+    public var busValue: BusValue { .structure([.string(session), .string(title), .string(activityType)]) }
+
+    /// The windows of a `Scenes()` reply (`a(sss)`).
+    public static func scenes(from reply: BusValues) throws(BusError) -> [AppScene] {
+        try reply.array(at: 0).map { (row) throws(BusError) -> AppScene in
+            let fields = BusValues(row.structureValue ?? [])
+            return AppScene(session: try fields.string(at: 0), title: try fields.string(at: 1), activityType: try fields.string(at: 2))
         }
     }
 }
@@ -114,6 +137,37 @@ public struct AppClient: Sendable {
 
     /// `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1` only).
     public func testHook(_ name: String) throws(BusError) { try call("TestHook", [.string(name)]) }
+
+    /// `Scenes()`: the open windows of a scene-based app, in the order they were opened.
+    public func scenes() throws(BusError) -> [AppScene] {
+        try AppScene.scenes(from: call("Scenes"))
+    }
+
+    /// `OpenScene()`: opens a window; returns its session's persistent identifier.
+    public func openScene() throws(BusError) -> String { try call("OpenScene").string(at: 0) }
+
+    /// `CloseScene(session)`: closes that window; its saved state goes.
+    public func closeScene(_ session: String) throws(BusError) { try call("CloseScene", [.string(session)]) }
+
+    /// `SceneTap(session, element)`.
+    public func tap(_ element: String, inScene session: String) throws(BusError) {
+        try call("SceneTap", [.string(session), .string(element)])
+    }
+
+    /// `SceneType(session, field, text)`.
+    public func type(field: String, text: String, inScene session: String) throws(BusError) {
+        try call("SceneType", [.string(session), .string(field), .string(text)])
+    }
+
+    /// `SceneScreen(session)`: that window drawn as text.
+    public func screen(ofScene session: String) throws(BusError) -> String {
+        try call("SceneScreen", [.string(session)]).string(at: 0)
+    }
+
+    /// `SceneElements(session)`: what that window accepts.
+    public func elements(ofScene session: String) throws(BusError) -> [AppElement] {
+        try AppElement.elements(from: call("SceneElements", [.string(session)]))
+    }
 
     @discardableResult
     private func call(_ member: String, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {

@@ -63,6 +63,9 @@ struct App1Server<App: HostableApp>: Sendable {
             let force = try call.arguments.bool(at: 0)
             logger.notice(force ? "force quit: discarding saved state and exiting" : "quit: preserving state and exiting")
             try input { force ? $0.forceQuit() : $0.quit() }
+        case "Scenes", "OpenScene", "CloseScene", "SceneTap", "SceneType", "SceneScreen", "SceneElements":
+            try requireDriver()
+            return try sceneCall(call)
         case "TestHook":
             try call.requireRoot()
             try testHook(try call.arguments.string(at: 0))
@@ -70,6 +73,64 @@ struct App1Server<App: HostableApp>: Sendable {
             throw .failed(name: BusError.unknownMethodName, "org.relaunch.App1 has no method \(Echo.quoted(call.member))")
         }
         return .empty
+    }
+
+    /// The scene methods: the windows of a scene-based app, and input aimed at one (an unknown
+    /// session or refused input is InvalidArgs; an app that is not scene-based answers NotSupported).
+    private func sceneCall(_ call: BusMethodCall) throws(BusError) -> BusReply {
+        let arguments = call.arguments
+        func session() throws(BusError) -> String { try arguments.string(at: 0) }
+        let reply: BusReply?
+        do {
+            switch call.member {
+            case "Scenes":
+                reply = try host.withScenes { app in
+                    let rows = app.sceneSummaries().map(\.busValue)
+                    return (BusReply(.array(elementSignature: "(sss)", rows)), [])
+                }
+            case "OpenScene":
+                reply = try host.withScenes { (app) throws(SceneInputError) in
+                    let (session, effects) = try app.openScene()
+                    logger.notice("opened a window (scene session \(session))", metadata: ["SCENE_SESSION": "\(session)"])
+                    return (BusReply.string(session), effects)
+                }
+            case "CloseScene":
+                let id = try session()
+                reply = try host.withScenes { (app) throws(SceneInputError) in
+                    let effects = try app.closeScene(id)
+                    logger.notice("closed a window (scene session \(id)); its saved state goes", metadata: ["SCENE_SESSION": "\(id)"])
+                    return (BusReply.empty, effects)
+                }
+            case "SceneTap":
+                let (id, element) = (try session(), try arguments.string(at: 1))
+                reply = try host.withScenes { (app) throws(SceneInputError) in (BusReply.empty, try app.tap(element, inScene: id)) }
+            case "SceneType":
+                let (id, field, text) = (try session(), try arguments.string(at: 1), try arguments.string(at: 2))
+                reply = try host.withScenes { (app) throws(SceneInputError) in (BusReply.empty, try app.type(field, text, inScene: id)) }
+            case "SceneScreen":
+                let id = try session()
+                reply = try host.withScenes { (app) throws(SceneInputError) in (BusReply.string(try app.screen(ofScene: id)), []) }
+            default:  // SceneElements
+                let id = try session()
+                reply = try host.withScenes { (app) throws(SceneInputError) in
+                    let rows = try app.elements(ofScene: id).map {
+                        AppElement(name: $0.name, kind: $0.isField ? .type : .tap, description: $0.description).busValue
+                    }
+                    return (BusReply(.array(elementSignature: "(sss)", rows)), [])
+                }
+            }
+        } catch let error as SceneInputError {
+            throw .invalidArgs(error.description)
+        } catch let error as BusError {
+            throw error
+        } catch {
+            throw .failed("\(error)")
+        }
+        guard let reply else {
+            throw BusError(name: Self.notSupportedName,
+                           message: "\(host.configuration.appID) is not scene-based: it has one window and no scenes; drop --scene")
+        }
+        return reply
     }
 
     private func input(_ body: (App) throws(App.InputError) -> [AppEffect]) throws(BusError) {

@@ -60,16 +60,35 @@ final class AppHost<App: HostableApp>: Sendable {
     func input(_ body: (App) throws(App.InputError) -> [AppEffect]) throws(App.InputError) {
         try core.withLock { (core) throws(App.InputError) in
             let before = core.app.openSceneSessions
-            var effects = try body(core.app)
-            let open = Set(core.app.openSceneSessions)
-            let closed = before.filter { !open.contains($0) }
-            if !closed.isEmpty {
-                logger.notice("scene \(closed.count == 1 ? "session" : "sessions") closed: \(closed.joined(separator: ", ")); preserving so that \(closed.count == 1 ? "its" : "their") saved state goes", metadata: [
-                    "SCENE_SESSIONS_CLOSED": "\(closed.joined(separator: " "))",
-                ])
-                if !effects.contains(.preserveState) { effects.insert(.preserveState, at: 0) }
-            }
-            perform(effects, &core)
+            let effects = try body(core.app)
+            perform(preservingAfterClosing(before, effects, core.app), &core)
+        }
+    }
+
+    /// `effects`, with a preservation first when the input closed scene sessions that were open
+    /// `before` (logged with their ids).
+    private func preservingAfterClosing(_ before: [String], _ effects: [AppEffect], _ app: App) -> [AppEffect] {
+        let open = Set(app.openSceneSessions)
+        let closed = before.filter { !open.contains($0) }
+        guard !closed.isEmpty else { return effects }
+        logger.notice("scene \(closed.count == 1 ? "session" : "sessions") closed: \(closed.joined(separator: ", ")); preserving so that \(closed.count == 1 ? "its" : "their") saved state goes", metadata: [
+            "SCENE_SESSIONS_CLOSED": "\(closed.joined(separator: " "))",
+        ])
+        return effects.contains(.preserveState) ? effects : [.preserveState] + effects
+    }
+
+    /// Runs one scene input or query on the app, when it is scene-based, and carries out its effects.
+    /// - Returns: What `body` returned, or nil when the app is not scene-based (`SceneHostableApp`).
+    /// - Throws: The app's `SceneInputError` (an unknown session, refused input).
+    func withScenes<Result: Sendable>(
+        _ body: (any SceneHostableApp) throws(SceneInputError) -> (Result, [AppEffect])
+    ) throws(SceneInputError) -> Result? {
+        try core.withLock { (core) throws(SceneInputError) -> Result? in
+            guard let app = core.app as? any SceneHostableApp else { return nil }
+            let before = core.app.openSceneSessions
+            let (result, effects) = try body(app)
+            perform(preservingAfterClosing(before, effects, core.app), &core)
+            return result
         }
     }
 

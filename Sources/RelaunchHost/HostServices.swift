@@ -69,6 +69,8 @@ struct BusService<App: HostableApp>: Service {
                     handlers: [
                         "Ready": answer, "TestHook": answer, "State": drive, "Screen": drive, "Elements": drive,
                         "Tap": drive, "Type": drive, "Background": drive, "Foreground": drive, "Quit": drive,
+                        "Scenes": drive, "OpenScene": drive, "CloseScene": drive, "SceneTap": drive,
+                        "SceneType": drive, "SceneScreen": drive, "SceneElements": drive,
                     ])
                 let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
                 do {

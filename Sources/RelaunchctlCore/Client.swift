@@ -101,7 +101,8 @@ package struct AppCLIClient {
         try run { () throws(BusError) in try client.ready() }
     }
 
-    private func run<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
+    /// Runs one App1 call; its failures become the contract's exit codes.
+    func run<T>(_ body: () throws(BusError) -> T) throws(CLIError) -> T {
         do {
             return try body()
         } catch {

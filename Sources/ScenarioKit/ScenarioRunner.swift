@@ -196,6 +196,19 @@ package struct ScenarioRunner {
             try AppCLIClient(target).testHook(name)
         case .repeat(let count, let inner):
             for _ in 0..<count { try perform(inner) }
+        case .openScene:
+            _ = try AppCLIClient(target).openScene()
+        case .closeScene(let number):
+            let client = try AppCLIClient(target)
+            try client.closeScene(try client.session(ofWindow: number))
+        case .inScene(let number, let inner):
+            let client = try AppCLIClient(target)
+            let session = try client.session(ofWindow: number)
+            switch inner {
+            case .tap(let element): try client.tap(element, inScene: session)
+            case .type(let field, let text): try client.type(field: field, text: text, inScene: session)
+            default: print(try client.screen(ofScene: session))
+            }
         }
     }
 

@@ -57,6 +57,13 @@ public enum Step: Sendable, Equatable {
     case testHook(String)
     /// Repeat a step N times.
     indirect case `repeat`(Int, Step)
+    /// Open a window of a scene-based app (`scene open`).
+    case openScene
+    /// Close the Nth open window, from 1 in the order they were opened (`scene close N`).
+    case closeScene(Int)
+    /// Aim a `tap`, `type` or `screen` at the Nth open window (`scene N STEP`): session ids are
+    /// random, so scenarios name windows by their place, which a relaunch keeps.
+    indirect case inScene(Int, Step)
 }
 
 extension Step {
@@ -74,7 +81,7 @@ extension Step {
     package var acts: Bool {
         switch self {
         case .waitReady, .screen: false
-        case .repeat(_, let inner): inner.acts
+        case .repeat(_, let inner), .inScene(_, let inner): inner.acts
         default: !isExpectation
         }
     }

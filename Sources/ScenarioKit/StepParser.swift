@@ -6,7 +6,7 @@ enum StepParser {
     static let maximumRepeatNesting = 8
 
     static let verbs = "app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
-        + "stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat"
+        + "stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat, scene"
 
     static func step(_ words: [String]) throws(LineError) -> Step {
         let verb = words[0]
@@ -50,6 +50,8 @@ enum StepParser {
             return .testHook(args[0])
         case "expect":
             return try expectation(args)
+        case "scene":
+            return try scene(args)
         case "repeat":
             guard args.count >= 2, let count = Int(args[0]), (1...1000).contains(count) else {
                 throw usage("repeat N STEP... (N from 1 to 1000)")
@@ -104,6 +106,26 @@ enum StepParser {
             return .expectJournal(event, fields: fields, present: kind == "journal")
         default:
             throw usage(forms)
+        }
+    }
+
+    /// `scene open`, `scene close N`, `scene N tap|type|screen …` (windows counted from 1).
+    private static func scene(_ args: [String]) throws(LineError) -> Step {
+        let forms = "scene open | close N | N tap ELEMENT | N type FIELD \"TEXT\" | N screen"
+        guard let first = args.first else { throw usage(forms) }
+        if first == "open" {
+            guard args.count == 1 else { throw usage("scene open takes no arguments") }
+            return .openScene
+        }
+        if first == "close" {
+            guard args.count == 2, let number = Int(args[1]), number > 0 else { throw usage("scene close N (N from 1)") }
+            return .closeScene(number)
+        }
+        guard let number = Int(first), number > 0, args.count >= 2 else { throw usage(forms) }
+        let inner = try step(Array(args.dropFirst()))
+        switch inner {
+        case .tap, .type, .screen: return .inScene(number, inner)
+        default: throw LineError(message: "scene \(number) aims only tap, type or screen at a window; not '\(args[1].prefix(64))'")
         }
     }
 

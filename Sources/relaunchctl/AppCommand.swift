@@ -19,15 +19,32 @@ struct AppCommand: AsyncParsableCommand {
         /usr/local/lib/relaunch/apps.d, or from the folders in $RELAUNCH_APPS_D (colon-separated).
         checkin-demo's elements: tab:venues tab:check-in check-in scan open-settings done venue:ID;
         its fields: venue party-size note.
+        A scene-based app (notes-demo) has several windows: relaunchctl app scenes lists them, \
+        app scene open|close opens or closes one, and --scene ID aims tap, type, screen and \
+        elements at one.
         """,
         subcommands: [List.self, Elements.self, Tap.self, TypeText.self, Background.self, Foreground.self,
-                      Quit.self, Screen.self, State.self, WaitReady.self]
+                      Quit.self, Screen.self, State.self, WaitReady.self, Scenes.self, Scene.self]
     )
 
     /// `relaunchctl app --app APP SUBCOMMAND` (the contract's form); `--app` after the subcommand works too.
     @Option(name: .customLong("app"), help: ArgumentHelp(
         "The registered app to drive (relaunchctl app list).", valueName: "app"))
     var app: String?
+
+    /// `relaunchctl app --scene ID tap|type|screen|elements …` (the contract's form).
+    @Option(name: .customLong("scene"), help: ArgumentHelp(
+        "Aim tap, type, screen or elements at the window of this session (relaunchctl app scenes).", valueName: "id"))
+    var scene: String?
+}
+
+/// `--scene ID` after the subcommand, for those that can aim at one window.
+struct SceneOption: ParsableArguments {
+    @Option(name: .customLong("scene"), help: ArgumentHelp(
+        "Aim at the window of this session of a scene-based app (relaunchctl app scenes).", valueName: "id"))
+    var scene: String?
+
+    init() {}
 }
 
 /// `--app APP`, which every `app` subcommand takes.
@@ -105,9 +122,13 @@ extension AppCommand {
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
+        @OptionGroup var sceneOption: SceneOption
         @Flag(help: "Print a JSON array of {name, kind, description}.") var json = false
         func run() async throws {
-            let elements = try target.client().elements()
+            let client = try target.client()
+            let elements = try (sceneOption.scene ?? parent.scene).map { (id) throws(CLIError) in
+                try client.elements(ofScene: id)
+            } ?? client.elements()
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -127,7 +148,14 @@ extension AppCommand {
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Argument(help: "An element of the current screen, e.g. check-in (relaunchctl app elements).")
         var element: String
-        func run() async throws { try target.client().tap(element) }
+        @OptionGroup var sceneOption: SceneOption
+        func run() async throws {
+            if let id = sceneOption.scene ?? parent.scene {
+                try target.client().tap(element, inScene: id)
+            } else {
+                try target.client().tap(element)
+            }
+        }
     }
 
     struct TypeText: AsyncParsableCommand {
@@ -137,7 +165,14 @@ extension AppCommand {
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Argument(help: "A field of the current screen, e.g. note (relaunchctl app elements).") var field: String
         @Argument(help: "The text.") var text: String
-        func run() async throws { try target.client().type(field: field, text: text) }
+        @OptionGroup var sceneOption: SceneOption
+        func run() async throws {
+            if let id = sceneOption.scene ?? parent.scene {
+                try target.client().type(field: field, text: text, inScene: id)
+            } else {
+                try target.client().type(field: field, text: text)
+            }
+        }
     }
 
     struct Background: AsyncParsableCommand {
@@ -147,7 +182,10 @@ extension AppCommand {
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
-        func run() async throws { try target.client().background() }
+        func run() async throws {
+            try parent.refuseScene(for: "background")
+            try target.client().background()
+        }
     }
 
     struct Foreground: AsyncParsableCommand {
@@ -155,7 +193,10 @@ extension AppCommand {
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
-        func run() async throws { try target.client().foreground() }
+        func run() async throws {
+            try parent.refuseScene(for: "foreground")
+            try target.client().foreground()
+        }
     }
 
     struct Quit: AsyncParsableCommand {
@@ -166,7 +207,10 @@ extension AppCommand {
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Force quit: discard the saved state, as iOS does.") var force = false
-        func run() async throws { try target.client().quit(force: force) }
+        func run() async throws {
+            try parent.refuseScene(for: "quit")
+            try target.client().quit(force: force)
+        }
     }
 
     struct Screen: AsyncParsableCommand {
@@ -174,7 +218,12 @@ extension AppCommand {
         @OptionGroup var option: AppOption
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
-        func run() async throws { print(try target.client().screen(), terminator: "") }
+        @OptionGroup var sceneOption: SceneOption
+        func run() async throws {
+            let client = try target.client()
+            let id = sceneOption.scene ?? parent.scene
+            print(try id.map { (id) throws(CLIError) in try client.screen(ofScene: id) } ?? client.screen(), terminator: "")
+        }
     }
 
     struct State: AsyncParsableCommand {
@@ -184,6 +233,7 @@ extension AppCommand {
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Print the state as JSON (the contract's keys).") var json = false
         func run() async throws {
+            try parent.refuseScene(for: "state")
             let text = try target.client().state()
             if json {
                 print(text)
@@ -219,6 +269,7 @@ extension AppCommand {
             try validateTimeout(timeout)
         }
         func run() async throws {
+            try parent.refuseScene(for: "wait-ready")
             let invocation = try AppCLIClient.waitReady(try target.target(), timeout: .milliseconds(Int64(timeout * 1000)))
             print("ready (invocation \(invocation))")
         }

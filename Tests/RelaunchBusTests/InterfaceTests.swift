@@ -1,4 +1,5 @@
 import RelaunchBus
+import RelaunchContract
 import Systemd
 import Testing
 
@@ -29,7 +30,17 @@ struct InterfaceTests {
         #expect(signatures == [
             "Ready": "->(bs)", "State": "->s", "Screen": "->s", "Elements": "->a(sss)", "Tap": "s->", "Type": "ss->",
             "Background": "->", "Foreground": "->", "Quit": "b->", "TestHook": "s->",
+            "Scenes": "->a(sss)", "OpenScene": "->s", "CloseScene": "s->", "SceneTap": "ss->", "SceneType": "sss->",
+            "SceneScreen": "s->s", "SceneElements": "s->a(sss)",
         ])
+    }
+
+    @Test("a scene is the (sss) Scenes() answers with, and reads back")
+    func scene() throws {
+        let scene = AppScene(session: "3F2A", title: "Shopping", activityType: "org.relaunch.notes.editing")
+        #expect(scene.busValue.signature == "(sss)")
+        let reply = BusValues([.array(elementSignature: "(sss)", [scene.busValue])])
+        #expect(try AppScene.scenes(from: reply) == [scene])
     }
 
     @Test("an element is the (sss) Elements() answers with")

@@ -55,7 +55,7 @@ struct ScenarioParserTests {
         ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
         ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
         ("policy windows", "s:1: unknown kill policy 'windows'; accepted: ios, android"),
-        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat"),
+        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat, scene"),
         ("env COUNTRIES", "s:1: expected: env NAME=VALUE"),
         ("env A=1 B=2", "s:1: expected: env NAME=VALUE"),
         ("env 1X=a", "s:1: '1X' is not a variable name; use letters, digits and _, not starting with a digit"),
