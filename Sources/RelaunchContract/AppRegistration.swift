@@ -214,6 +214,9 @@ public struct AppRegistry: Sendable, Hashable {
         return names.sorted()
     }
 
+    /// The fault of a file that is not UTF-8 text.
+    static let notUTF8 = "not UTF-8 text"
+
     /// A regular file's text, at most ``maximumFileSize`` bytes.
     static func readText(_ path: String) throws(AppRegistrationProblem) -> String {
         var info = stat()
@@ -237,7 +240,7 @@ public struct AppRegistry: Sendable, Hashable {
         }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
         guard text.utf8.count == count else {
-            throw AppRegistrationProblem(file: path, line: nil, fault: "not UTF-8 text")
+            throw AppRegistrationProblem(file: path, line: nil, fault: notUTF8)
         }
         return text
     }

@@ -1,5 +1,5 @@
 import Foundation
-import RelaunchContract
+public import RelaunchContract
 import Synchronization
 
 /// The transport-free core of permissiond: validates, authorizes and answers each

@@ -1,5 +1,6 @@
-import Foundation
-public import RelaunchContract
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// permissiond's settings: the kill policy, and the apps it serves with the systemd unit to kill.
 ///
@@ -87,26 +88,22 @@ public struct PermissionConfiguration: Sendable, Hashable {
     /// - Throws: `PermissionConfigurationError` when the file exists but cannot be read, is not
     ///   UTF-8, or does not parse; the error names the file and line.
     public static func load(path: String = defaultPath) throws(PermissionConfigurationError) -> Self {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return builtIn
+        var info = stat()
+        if stat(path, &info) != 0 && errno == ENOENT { return builtIn }
+        let text: String
+        do throws(AppRegistrationProblem) {
+            text = try AppRegistry.readText(path)
         } catch {
-            let reason = (error as? CocoaError)?.underlying.map { "\($0)" } ?? "\(error)"
-            throw PermissionConfigurationError(
-                code: .unreadable, file: path, line: nil,
-                message: "cannot read the file (\(reason)); make it readable by permissiond or remove it")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw PermissionConfigurationError(
-                code: .unreadable, file: path, line: nil, message: "the file is not UTF-8 text")
+            let message = error.fault == AppRegistry.notUTF8 ? "the file is not UTF-8 text"
+                : "cannot read the file (\(error.fault)); make it readable by permissiond or remove it"
+            throw PermissionConfigurationError(code: .unreadable, file: path, line: nil, message: message)
         }
         return try parse(text, file: path)
     }
-}
 
-extension CocoaError {
-    /// The POSIX error beneath a file error, when Foundation kept it.
-    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
+    /// The app whose unit is `unit`, as permissiond sees them (a registration wins over a section
+    /// of the same app), or nil: whether permissiond may kill `unit`.
+    public func app(runningUnit unit: String) -> String? {
+        apps.first { self.unit(for: $0) == unit }
+    }
 }
