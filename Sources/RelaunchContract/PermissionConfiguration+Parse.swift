@@ -9,7 +9,7 @@ extension PermissionConfiguration {
     /// Unlike ``load(path:)``, an empty text gives no apps at all, not the built-in ones: a file
     /// that exists replaces the defaults.
     /// - Throws: `PermissionConfigurationError` for the first line that is wrong.
-    public static func parse(_ text: String, file: String) throws(PermissionConfigurationError) -> Self {
+    package static func parse(_ text: String, file: String) throws(PermissionConfigurationError) -> Self {
         var parser = Parser(file: file)
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             try parser.consume(line, number: index + 1)

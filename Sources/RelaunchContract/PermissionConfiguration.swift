@@ -27,44 +27,44 @@ import Glibc
 /// # [app my-app]
 /// # unit = my-app.service
 /// ```
-public struct PermissionConfiguration: Sendable, Hashable {
+package struct PermissionConfiguration: Sendable, Hashable {
     /// Where permissiond reads its configuration unless told otherwise.
-    public static let defaultPath = "/etc/relaunch/permissiond.conf"
+    package static let defaultPath = "/etc/relaunch/permissiond.conf"
 
     /// Which permission changes kill a running app.
-    public var killPolicy: KillPolicy
+    package var killPolicy: KillPolicy
     /// Apps of the file's `[app NAME]` sections and the unit that runs each.
-    public var units: [String: String]
+    package var units: [String: String]
     /// The apps registered in apps.d.
-    public var registry: AppRegistry
+    package var registry: AppRegistry
 
     /// Creates a configuration.
-    public init(killPolicy: KillPolicy = .ios, units: [String: String] = [:], registry: AppRegistry = AppRegistry()) {
+    package init(killPolicy: KillPolicy = .ios, units: [String: String] = [:], registry: AppRegistry = AppRegistry()) {
         self.killPolicy = killPolicy
         self.units = units
         self.registry = registry
     }
 
     /// The configuration when no file exists: policy `ios`, no app but the registered ones.
-    public static let builtIn = PermissionConfiguration(killPolicy: .ios)
+    package static let builtIn = PermissionConfiguration(killPolicy: .ios)
 
     /// The registered app ids, sorted.
-    public var apps: [String] { Set(units.keys).union(registry.ids).sorted() }
+    package var apps: [String] { Set(units.keys).union(registry.ids).sorted() }
 
     /// Whether `app` is registered.
-    public func isRegistered(_ app: String) -> Bool { registry[app] != nil || units[app] != nil }
+    package func isRegistered(_ app: String) -> Bool { registry[app] != nil || units[app] != nil }
 
     /// The unit that runs `app`, or `nil` if the app is not registered.
-    public func unit(for app: String) -> String? { registry[app]?.unit ?? units[app] }
+    package func unit(for app: String) -> String? { registry[app]?.unit ?? units[app] }
 
     /// The kill policy for `app`: its registration's, else the daemon's.
-    public func killPolicy(for app: String) -> KillPolicy { registry[app]?.killPolicy ?? killPolicy }
+    package func killPolicy(for app: String) -> KillPolicy { registry[app]?.killPolicy ?? killPolicy }
 
     /// The permissions `app` uses: its registration's list, else every permission.
-    public func permissions(for app: String) -> [Permission] { registry[app]?.permissions ?? Permission.allCases }
+    package func permissions(for app: String) -> [Permission] { registry[app]?.permissions ?? Permission.allCases }
 
     /// A commented example file documenting every setting, for `--print-example-config`.
-    public static let example = """
+    package static let example = """
         # /etc/relaunch/permissiond.conf: settings of permissiond, the permission daemon.
         #
         # Lines are `key = value`, `[app NAME]` section headers, blank, or comments starting with #.
@@ -87,7 +87,7 @@ public struct PermissionConfiguration: Sendable, Hashable {
     ///
     /// - Throws: `PermissionConfigurationError` when the file exists but cannot be read, is not
     ///   UTF-8, or does not parse; the error names the file and line.
-    public static func load(path: String = defaultPath) throws(PermissionConfigurationError) -> Self {
+    package static func load(path: String = defaultPath) throws(PermissionConfigurationError) -> Self {
         var info = stat()
         if stat(path, &info) != 0 && errno == ENOENT { return builtIn }
         let text: String
@@ -103,7 +103,7 @@ public struct PermissionConfiguration: Sendable, Hashable {
 
     /// The app whose unit is `unit`, as permissiond sees them (a registration wins over a section
     /// of the same app), or nil: whether permissiond may kill `unit`.
-    public func app(runningUnit unit: String) -> String? {
+    package func app(runningUnit unit: String) -> String? {
         apps.first { self.unit(for: $0) == unit }
     }
 }
