@@ -1,12 +1,12 @@
 /// `relaunchctl journal --report FILE.html`: one self-contained HTML page (no script, nothing fetched)
 /// with the fleet's summary, a plot of exit → READY per app across hosts and the discards by reason
 /// per host, both as inline SVG, and the per-host and per-app tables, worst first.
-public enum FleetReport {
+package enum FleetReport {
     /// How many hosts the discard chart and the host table show before "and N more".
-    public static let hostRows = 40
+    package static let hostRows = 40
 
     /// The page for `summary`; `source` says what was read (e.g. "the journal files in /var/log/journal/remote").
-    public static func html(_ summary: TimelineSummary, source: String) -> String {
+    package static func html(_ summary: TimelineSummary, source: String) -> String {
         let hosts = summary.hostCount
         var page = """
         <!DOCTYPE html>

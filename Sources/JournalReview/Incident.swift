@@ -1,37 +1,37 @@
 
 /// One permission change and everything that followed from it, in order.
-public struct Incident: Sendable, Equatable, Codable {
+package struct Incident: Sendable, Equatable, Codable {
     /// The host the change happened on: its hostname as journald wrote it (`_HOSTNAME` of the change's
     /// entry), or an empty string when the entry has none.
-    public var host: String = ""
+    package var host: String = ""
     /// The machine the change happened on (`_MACHINE_ID` of the change's entry), or an empty string.
-    public var machineID: String = ""
+    package var machineID: String = ""
     /// The app whose permission changed.
-    public var app: String
+    package var app: String
     /// The permission that changed.
-    public var permission: String
+    package var permission: String
     /// The state before the change.
-    public var oldState: String
+    package var oldState: String
     /// The state after the change.
-    public var newState: String
+    package var newState: String
     /// The uid of the caller that made the change.
-    public var callerUID: String
+    package var callerUID: String
     /// Whether the permission daemon decided to kill the app.
-    public var killDecided: Bool
+    package var killDecided: Bool
     /// When the change was committed, µs since the epoch.
-    public var changedAtUSec: UInt64
+    package var changedAtUSec: UInt64
     /// The unit that was killed, if any.
-    public var unit: String?
+    package var unit: String?
     /// Everything that followed, in time order, the change itself first.
-    public var events: [TimelineEvent]
+    package var events: [TimelineEvent]
 
     /// How the relaunched app came back: `restored`, `fresh`, `discarded`, or nil if it did not.
-    public var launchOutcome: String? {
+    package var launchOutcome: String? {
         events.last { $0.kind == .launched }?.fields["LAUNCH_OUTCOME"]
     }
 
     /// Microseconds from systemd seeing the killed process exit to the new instance's READY.
-    public var relaunchUSec: UInt64? {
+    package var relaunchUSec: UInt64? {
         guard let exited = events.first(where: { $0.kind == .processExited }),
               let ready = events.first(where: { $0.kind == .ready && $0.atUSec >= exited.atUSec })
         else { return nil }
@@ -39,20 +39,20 @@ public struct Incident: Sendable, Equatable, Codable {
     }
 
     /// The relaunched app's scene sessions, one entry each (a scene-based app's), in the order it logged them.
-    public var scenes: [TimelineEvent] {
+    package var scenes: [TimelineEvent] {
         events.filter { $0.kind == .sceneRestored }
     }
 
     /// The discard reasons logged by the relaunched app.
-    public var discardReasons: [String] {
+    package var discardReasons: [String] {
         events.filter { $0.kind == .discarded }.map { $0["REASON"] }
     }
 }
 
 /// One step of an incident's timeline.
-public struct TimelineEvent: Sendable, Equatable, Codable {
+package struct TimelineEvent: Sendable, Equatable, Codable {
     /// What kind of step this is.
-    public enum Kind: String, Sendable, Codable {
+    package enum Kind: String, Sendable, Codable {
         case permissionChanged = "permission-changed"
         case killSent = "kill-sent"
         case processExited = "process-exited"
@@ -69,23 +69,23 @@ public struct TimelineEvent: Sendable, Equatable, Codable {
     }
 
     /// The step's kind.
-    public var kind: Kind
+    package var kind: Kind
     /// When it happened, µs since the epoch.
-    public var atUSec: UInt64
+    package var atUSec: UInt64
     /// Microseconds since the permission change.
-    public var sinceChangeUSec: UInt64
+    package var sinceChangeUSec: UInt64
     /// The invocation it belongs to, when known.
-    public var invocationID: String?
+    package var invocationID: String?
     /// The journal fields that describe it (a selection, not the whole entry).
-    public var fields: [String: String]
+    package var fields: [String: String]
 
     /// The value of a field, or an empty string.
-    public subscript(name: String) -> String { fields[name] ?? "" }
+    package subscript(name: String) -> String { fields[name] ?? "" }
 }
 
 extension TimelineEvent {
     /// The fields a ``Kind/sceneRestored`` step keeps from its `scene session restored` entry.
-    public static let sceneFields = [
+    package static let sceneFields = [
         "SCENE_SESSION", "SCENE_ROLE", "SCENE_OUTCOME", "ACTIVITY_TYPE", "REASON",
     ]
 }

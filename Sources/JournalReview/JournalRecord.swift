@@ -4,53 +4,53 @@ import RelaunchContract
 ///
 /// The review works on plain values so that it can be fed from the live journal, from a folder
 /// exported by `scripts/sandbox down --journal-out`, or from a test.
-public struct JournalRecord: Sendable, Equatable {
+package struct JournalRecord: Sendable, Equatable {
     /// The entry's realtime timestamp, microseconds since the Unix epoch.
-    public var realtimeUSec: UInt64
+    package var realtimeUSec: UInt64
     /// The entry's fields, by name: all of them, or at least those the timeline reads
     /// (``TimelineStream/fieldNames``).
-    public var fields: [String: String]
+    package var fields: [String: String]
 
     /// Creates a record from its timestamp and fields.
-    public init(realtimeUSec: UInt64, fields: [String: String]) {
+    package init(realtimeUSec: UInt64, fields: [String: String]) {
         self.realtimeUSec = realtimeUSec
         self.fields = fields
     }
 
     /// The entry's MESSAGE_ID, if any.
-    public var messageID: String? { fields["MESSAGE_ID"] }
+    package var messageID: String? { fields["MESSAGE_ID"] }
 
     /// Whether systemd (PID 1) wrote the entry about a unit, rather than the unit itself: by its
     /// MESSAGE_ID; ``JournalTrust`` has checked `_PID` and `_UID` before the timeline reads it.
-    public var isFromManager: Bool {
+    package var isFromManager: Bool {
         guard let messageID else { return false }
         return ManagerMessageID(rawValue: messageID) != nil
     }
 
     /// The unit the entry is about: `UNIT=` for systemd's own entries, else the sender's unit as
     /// journald saw it (`_SYSTEMD_UNIT`; a `UNIT=` an app wrote is its own claim, never its unit).
-    public var unit: String? { isFromManager ? fields["UNIT"] : fields["_SYSTEMD_UNIT"] }
+    package var unit: String? { isFromManager ? fields["UNIT"] : fields["_SYSTEMD_UNIT"] }
 
     /// The invocation the entry is about: `INVOCATION_ID=` for systemd's entries, else the sender's.
-    public var invocationID: String? {
+    package var invocationID: String? {
         isFromManager ? fields["INVOCATION_ID"] : fields["_SYSTEMD_INVOCATION_ID"]
     }
 
     /// When the event itself happened, µs since the epoch. journald stamps an entry when it receives
     /// it, and permissiond sends its entries after the kill it reports, so its entries carry the
     /// moment of the change (CHANGED_USEC) and of the kill (KILLED_USEC); others use the journal's.
-    public var eventTimeUSec: UInt64 {
+    package var eventTimeUSec: UInt64 {
         let own = messageID == MessageID.permissionChanged.rawValue ? fields["CHANGED_USEC"]
             : messageID == MessageID.appKilled.rawValue ? fields["KILLED_USEC"] : nil
         return own.flatMap { UInt64($0) } ?? realtimeUSec
     }
 
     /// The machine the entry was written on (journald's `_MACHINE_ID`), or an empty string.
-    public var machineID: String { fields["_MACHINE_ID"] ?? "" }
+    package var machineID: String { fields["_MACHINE_ID"] ?? "" }
 
     /// The boot the entry was written in (journald's `_BOOT_ID`), or an empty string.
-    public var bootID: String { fields["_BOOT_ID"] ?? "" }
+    package var bootID: String { fields["_BOOT_ID"] ?? "" }
 
     /// The value of `name`, or an empty string.
-    public subscript(name: String) -> String { fields[name] ?? "" }
+    package subscript(name: String) -> String { fields[name] ?? "" }
 }

@@ -1,4 +1,4 @@
-public import RelaunchContract
+package import RelaunchContract
 
 /// Which journal entries the timeline believes, judged only by the fields journald adds itself
 /// (CONTRACT.md, "What the timeline trusts").
@@ -17,16 +17,16 @@ public import RelaunchContract
 ///
 /// Judging is in two steps: ``learn(_:)`` sees permissiond's entries of the whole journal first (the
 /// timeline's first pass), then ``judge(_:)`` is the same for an entry whichever pass asks.
-public struct JournalTrust: Sendable {
+package struct JournalTrust: Sendable {
     /// The unit permissiond runs as (systemd/permissiond.service).
-    public static let permissiondUnit = "permissiond.service"
+    package static let permissiondUnit = "permissiond.service"
     /// The system user permissiond runs as (systemd/sysusers.d/relaunch.conf).
-    public static let permissiondUserName = "relaunch-permissiond"
+    package static let permissiondUserName = "relaunch-permissiond"
     /// The executable name (`_COMM`) of permissiond's daemon process.
-    public static let permissiondCommand = "permissiond"
+    package static let permissiondCommand = "permissiond"
 
     /// Whose `_UID` permissiond's entries must show.
-    public enum PermissiondUser: Sendable, Hashable {
+    package enum PermissiondUser: Sendable, Hashable {
         /// This uid: permissiond's user in the passwd database of the machine the journal is of.
         case uid(UInt32)
         /// No user is permissiond's (its name does not resolve): none of its entries count.
@@ -39,7 +39,7 @@ public struct JournalTrust: Sendable {
     }
 
     /// Why an entry was left out.
-    public enum Reason: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Reason: String, Sendable, Hashable, CaseIterable, Comparable {
         /// A permission or kill entry from another unit than permissiond's.
         case permissionNotFromPermissiond = "permission-entry-not-from-permissiond"
         /// A permission or kill entry from permissiond's unit but another user.
@@ -50,7 +50,7 @@ public struct JournalTrust: Sendable {
         case unitNotFromPID1 = "unit-entry-not-from-pid-1"
 
         /// `2 permission entries not from permissiond.service`, as the text summary says it.
-        public func phrase(count: Int) -> String {
+        package func phrase(count: Int) -> String {
             let (kind, fault) = switch self {
             case .permissionNotFromPermissiond: ("permission", "not from \(JournalTrust.permissiondUnit)")
             case .permissionNotFromPermissiondUser: ("permission", "not from permissiond's user")
@@ -61,13 +61,13 @@ public struct JournalTrust: Sendable {
         }
 
         /// In the order of the cases, as the summary lists them.
-        public static func < (lhs: Reason, rhs: Reason) -> Bool {
+        package static func < (lhs: Reason, rhs: Reason) -> Bool {
             allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
         }
     }
 
     /// What the timeline does with an entry.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// A Relaunch or systemd unit entry of this kind from where its kind says: the timeline reads it.
         case counts(Kind)
         /// It looks like one but is not from where its kind says: left out and counted.
@@ -77,7 +77,7 @@ public struct JournalTrust: Sendable {
     }
 
     /// The kinds of entry by who may write them.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// permissiond's: permission changed, app killed.
         case permissiond
         /// An app's: launched, lifecycle, preserved, restored, restoration finished, discarded.
@@ -87,7 +87,7 @@ public struct JournalTrust: Sendable {
     }
 
     /// The fields judging reads.
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         /// `MESSAGE_ID`: which rule applies.
         case messageID = "MESSAGE_ID"
         /// `UNIT=`: the unit systemd's entry is about (the sender's claim elsewhere).
@@ -115,7 +115,7 @@ public struct JournalTrust: Sendable {
     private var shownUID: [String: String] = [:]
 
     /// Rules for a journal whose permissiond runs as `permissiondUser`, with the apps of `registry`.
-    public init(permissiondUser: PermissiondUser = .shownByItsEntries, registry: AppRegistry = AppRegistry()) {
+    package init(permissiondUser: PermissiondUser = .shownByItsEntries, registry: AppRegistry = AppRegistry()) {
         self.permissiondUser = permissiondUser
         if case .uid(let uid) = permissiondUser { fixedUID = String(uid) } else { fixedUID = nil }
         var appOfUnit: [String: String] = [:]
@@ -126,7 +126,7 @@ public struct JournalTrust: Sendable {
     }
 
     /// The kind of `entry` by its MESSAGE_ID, or nil when the timeline does not read it.
-    public static func kind(of entry: some JournalTrustFields) -> Kind? {
+    package static func kind(of entry: some JournalTrustFields) -> Kind? {
         if daemonIDs.contains(where: { entry.has(.messageID, equalTo: $0) }) { return .permissiond }
         if managerIDs.contains(where: { entry.has(.messageID, equalTo: $0) }) { return .manager }
         if appIDs.contains(where: { entry.has(.messageID, equalTo: $0) }) { return .app }
@@ -139,7 +139,7 @@ public struct JournalTrust: Sendable {
 
     /// Notes what one of permissiond's entries shows about its user; call it for all of them, in
     /// journal order, before ``judge(_:)``.
-    public mutating func learn(_ entry: some JournalTrustFields) {
+    package mutating func learn(_ entry: some JournalTrustFields) {
         guard permissiondUser == .shownByItsEntries,
               entry.has(.systemdUnit, equalTo: Self.permissiondUnit),
               entry.has(.command, equalTo: Self.permissiondCommand),
@@ -151,18 +151,18 @@ public struct JournalTrust: Sendable {
 
     /// Notes the unit a counted kill entry names as its app's: permissiond kills only registered
     /// units, so it tells the registration of the machine the journal is of, which may not be here.
-    public mutating func learnKilledUnit(_ unit: String, app: String) {
+    package mutating func learnKilledUnit(_ unit: String, app: String) {
         guard !unit.isEmpty, !app.isEmpty, appOfUnit[unit] == nil else { return }
         appOfUnit[unit] = app
     }
 
     /// The app whose registered unit is `unit`, if any.
-    public func app(ofUnit unit: String) -> String? {
+    package func app(ofUnit unit: String) -> String? {
         appOfUnit[unit]
     }
 
     /// Whether the timeline reads `entry`, by its trusted fields.
-    public func judge(_ entry: some JournalTrustFields) -> Verdict {
+    package func judge(_ entry: some JournalTrustFields) -> Verdict {
         switch Self.kind(of: entry) {
         case .permissiond:
             guard entry.has(.systemdUnit, equalTo: Self.permissiondUnit) else {
@@ -191,7 +191,7 @@ public struct JournalTrust: Sendable {
 
     /// The unit a counted entry is about: `UNIT=` for systemd's, the sender's `_SYSTEMD_UNIT` for an
     /// app's (never a `UNIT=` the app wrote).
-    public static func unit(of entry: some JournalTrustFields, kind: Kind) -> String? {
+    package static func unit(of entry: some JournalTrustFields, kind: Kind) -> String? {
         switch kind {
         case .manager: entry.value(of: .unit)
         case .app: entry.value(of: .systemdUnit)
@@ -202,7 +202,7 @@ public struct JournalTrust: Sendable {
 
 /// Read access to the fields ``JournalTrust`` judges by: a ``JournalRecord``'s, or those a journal
 /// reader picked out of the current entry.
-public protocol JournalTrustFields {
+package protocol JournalTrustFields {
     /// The value of `field`, if the entry has it.
     func value(of field: JournalTrust.Field) -> String?
     /// Whether the entry has `field` with exactly `value`.
@@ -213,17 +213,17 @@ public protocol JournalTrustFields {
 
 extension JournalRecord: JournalTrustFields {
     /// The record's value of `field`, if any.
-    public func value(of field: JournalTrust.Field) -> String? {
+    package func value(of field: JournalTrust.Field) -> String? {
         fields[field.rawValue]
     }
 
     /// Whether the record has `field` with exactly `value`.
-    public func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
+    package func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
         fields[field.rawValue] == value
     }
 
     /// Whether the record has `field`.
-    public func contains(_ field: JournalTrust.Field) -> Bool {
+    package func contains(_ field: JournalTrust.Field) -> Bool {
         fields[field.rawValue] != nil
     }
 }

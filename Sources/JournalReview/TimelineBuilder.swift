@@ -17,7 +17,7 @@ import RelaunchContract
 /// An incident that is no longer open (its relaunch completed, or a later change of its app
 /// superseded it) never changes again: ``takeFinished()`` hands such incidents over, oldest first,
 /// so that a reader of a long journal need not keep them.
-public struct TimelineBuilder: Sendable {
+package struct TimelineBuilder: Sendable {
     /// The incidents built and not taken yet, oldest first; the first one is number `taken`.
     private var incidents: [Incident] = []
     /// How many incidents ``takeFinished()`` has handed over.
@@ -30,7 +30,7 @@ public struct TimelineBuilder: Sendable {
     private var exitedInvocation: [Int: String] = [:]
 
     /// Creates an empty builder.
-    public init() {}
+    package init() {}
 
     /// Builds the incidents found in `records`, which need not be sorted, from the entries `trust`
     /// believes.
@@ -38,7 +38,7 @@ public struct TimelineBuilder: Sendable {
     /// Records are ordered by when their event happened (``JournalRecord/eventTimeUSec``), and each
     /// change that killed learns its unit from the kill entry that follows it, so systemd's entries
     /// about the killed process are joined even when the kill entry reached the journal after them.
-    public static func incidents(from records: [JournalRecord], trust: JournalTrust = JournalTrust()) -> [Incident] {
+    package static func incidents(from records: [JournalRecord], trust: JournalTrust = JournalTrust()) -> [Incident] {
         build(from: records, trust: trust).incidents
     }
 
@@ -89,7 +89,7 @@ public struct TimelineBuilder: Sendable {
     static let killedUnitKey = "_RELAUNCH_KILLED_UNIT"
 
     /// Adds one record that ``JournalTrust`` believes; records must be added in time order.
-    public mutating func add(_ record: JournalRecord) {
+    package mutating func add(_ record: JournalRecord) {
         if record.messageID == MessageID.permissionChanged.rawValue {
             startIncident(record)
             return
@@ -112,11 +112,11 @@ public struct TimelineBuilder: Sendable {
     }
 
     /// The incidents built and not taken yet, oldest first.
-    public var result: [Incident] { incidents }
+    package var result: [Incident] { incidents }
 
     /// Hands over the oldest incidents that can no longer change (no longer open), in order; stops at
     /// the first one still open, so incidents come out in the order of their changes.
-    public mutating func takeFinished() -> [Incident] {
+    package mutating func takeFinished() -> [Incident] {
         var count = 0
         while count < incidents.count, !open.values.contains(taken + count) {
             count += 1
@@ -125,7 +125,7 @@ public struct TimelineBuilder: Sendable {
     }
 
     /// Hands over every incident not taken yet, open or not: the end of the journal.
-    public mutating func takeAll() -> [Incident] {
+    package mutating func takeAll() -> [Incident] {
         take(incidents.count)
     }
 

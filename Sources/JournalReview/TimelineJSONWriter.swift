@@ -9,19 +9,19 @@
 /// for incident in incidents { writer.add(incident, into: &out) }
 /// writer.end(summary, into: &out)
 /// ```
-public struct TimelineJSONWriter: Sendable {
+package struct TimelineJSONWriter: Sendable {
     private var incidentCount = 0
 
     /// A writer that has written nothing.
-    public init() {}
+    package init() {}
 
     /// The document's opening, up to the incidents.
-    public func begin(into out: inout [UInt8]) {
+    package func begin(into out: inout [UInt8]) {
         out.append(contentsOf: "{\n  \"incidents\" : [\n".utf8)
     }
 
     /// The next incident.
-    public mutating func add(_ incident: Incident, into out: inout [UInt8]) {
+    package mutating func add(_ incident: Incident, into out: inout [UInt8]) {
         if incidentCount > 0 { out.append(contentsOf: ",\n".utf8) }
         incidentCount += 1
         Self.indent(2, &out)
@@ -54,7 +54,7 @@ public struct TimelineJSONWriter: Sendable {
     }
 
     /// The end of the incidents, the summary and the document's closing brace (no newline after it).
-    public func end(_ summary: TimelineSummary, into out: inout [UInt8]) {
+    package func end(_ summary: TimelineSummary, into out: inout [UInt8]) {
         out.append(contentsOf: "\n  ],\n  \"summary\" : ".utf8)
         var members = Members.open(level: 1, &out)
         members.key("byApp", &out)

@@ -1,7 +1,7 @@
 extension TimelineRenderer {
     /// The per-host and per-app tables of a review of more than one host, worst first
     /// (``TimelineTotals/isWorse(than:)``), each ending in a blank line; empty for one host.
-    public static func fleetTables(_ summary: TimelineSummary) -> String {
+    package static func fleetTables(_ summary: TimelineSummary) -> String {
         guard summary.hostCount > 1 else { return "" }
         return "\n" + table("host", summary.byHost) + "\n" + table("app", summary.byApp)
     }

@@ -1,8 +1,8 @@
 /// Draws incidents as text for people and as JSON for scripts.
-public enum TimelineRenderer {
+package enum TimelineRenderer {
     /// The timeline as text: one block per incident (naming its host when the incidents are of more
     /// than one), then the summary line, the per-host and per-app tables of a fleet, and what was left out.
-    public static func text(_ incidents: [Incident], summary: TimelineSummary) -> String {
+    package static func text(_ incidents: [Incident], summary: TimelineSummary) -> String {
         var out = ""
         let showHost = summary.hostCount > 1
         for (number, incident) in incidents.enumerated() {
@@ -16,7 +16,7 @@ public enum TimelineRenderer {
 
     /// One incident's block, numbered from 1: its header (with its host when `showHost`), a line per
     /// step, the relaunch, a blank line.
-    public static func text(_ incident: Incident, number: Int, showHost: Bool = false) -> String {
+    package static func text(_ incident: Incident, number: Int, showHost: Bool = false) -> String {
         var out = header(incident, number: number, showHost: showHost) + "\n"
         for event in incident.events {
             out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
@@ -32,7 +32,7 @@ public enum TimelineRenderer {
     }
 
     /// The one-line summary.
-    public static func summaryLine(_ summary: TimelineSummary) -> String {
+    package static func summaryLine(_ summary: TimelineSummary) -> String {
         var line = "summary: \(count(summary.incidents, "incident")), \(count(summary.kills, "kill")), "
         line += "\(count(summary.restores, "restore"))"
         let discards = summary.discardsByReason.values.reduce(0, +)
@@ -62,7 +62,7 @@ public enum TimelineRenderer {
     /// The line after the summary that says how many entries were left out and why, or nil when
     /// none were: `ignored 3 entries: 2 permission entries not from permissiond.service, 1 unit
     /// entry not from PID 1`.
-    public static func ignoredLine(_ summary: TimelineSummary) -> String? {
+    package static func ignoredLine(_ summary: TimelineSummary) -> String? {
         let total = summary.ignoredEntries
         guard total > 0 else { return nil }
         let reasons = summary.ignoredByReason.compactMap { key, count in

@@ -1,14 +1,14 @@
 import RelaunchContract
 
 /// The timeline as data: what `relaunchctl journal --json` prints.
-public struct TimelineReport: Sendable, Equatable, Encodable {
+package struct TimelineReport: Sendable, Equatable, Encodable {
     /// Every incident, oldest first.
-    public var incidents: [Incident]
+    package var incidents: [Incident]
     /// Totals over the incidents.
-    public var summary: TimelineSummary
+    package var summary: TimelineSummary
 
     /// Builds the report from journal records, of the entries `trust` believes.
-    public init(records: [JournalRecord], trust: JournalTrust = JournalTrust()) {
+    package init(records: [JournalRecord], trust: JournalTrust = JournalTrust()) {
         let (incidents, ignored) = TimelineBuilder.build(from: records, trust: trust)
         self.incidents = incidents
         self.summary = TimelineSummary(incidents)
@@ -28,7 +28,7 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
         case byOutcome, discardsByReason
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(incidents, forKey: .incidents)
         var nested = container.nestedContainer(keyedBy: SummaryKeys.self, forKey: .summary)
@@ -54,7 +54,7 @@ public struct TimelineReport: Sendable, Equatable, Encodable {
 
     /// The journal matches that select every entry the review needs: Relaunch's own message ids
     /// and systemd's unit entries.
-    public static var messageIDs: [String] {
+    package static var messageIDs: [String] {
         MessageID.allCases.map(\.rawValue) + ManagerMessageID.allCases.map(\.rawValue)
     }
 }

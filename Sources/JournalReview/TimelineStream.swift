@@ -20,9 +20,9 @@ import RelaunchContract
 ///
 /// An entry journald holds out of time order (the clock stepped back) by more than the buffer
 /// covers is joined where it was read, not before the entries already joined.
-public struct TimelineStream: Sendable {
+package struct TimelineStream: Sendable {
     /// What the first pass learns from permissiond's entries.
-    public struct Plan: Sendable {
+    package struct Plan: Sendable {
         /// Each entry's event time and journal time, and the app and unit it names, in journal order.
         fileprivate var entries: [Entry] = []
         /// The rules, learning permissiond's user from its entries.
@@ -82,13 +82,13 @@ public struct TimelineStream: Sendable {
         }
 
         /// An empty plan that will believe entries as `trust` says.
-        public init(trust: JournalTrust = JournalTrust()) {
+        package init(trust: JournalTrust = JournalTrust()) {
             self.trust = trust
         }
 
         /// Notes `record` if it is one of permissiond's entries (by MESSAGE_ID; whether it counts is
         /// judged when the plan is complete); records must come in journal order.
-        public mutating func add(_ record: JournalRecord) {
+        package mutating func add(_ record: JournalRecord) {
             guard TimelineStream.isDaemonEntry(record.messageID) else { return }
             trust.learn(record)
             let isChange = record.messageID == MessageID.permissionChanged.rawValue
@@ -100,22 +100,22 @@ public struct TimelineStream: Sendable {
         }
 
         /// How many of permissiond's entries the plan holds.
-        public var count: Int { entries.count }
+        package var count: Int { entries.count }
     }
 
     /// Whether an entry with `messageID` is one of permissiond's that the first pass reads.
-    public static func isDaemonEntry(_ messageID: String?) -> Bool {
+    package static func isDaemonEntry(_ messageID: String?) -> Bool {
         messageID == MessageID.permissionChanged.rawValue || messageID == MessageID.appKilled.rawValue
     }
 
     /// The MESSAGE_IDs the first pass matches.
-    public static var daemonMessageIDs: [String] {
+    package static var daemonMessageIDs: [String] {
         [MessageID.permissionChanged.rawValue, MessageID.appKilled.rawValue]
     }
 
     /// The journal fields the timeline reads; a record needs no others. Those ``JournalTrust`` judges
     /// by are among them (journald's `_SYSTEMD_UNIT`, `_UID`, `_PID`, `_COMM`, `_MACHINE_ID`).
-    public static let fieldNames: [String] = [
+    package static let fieldNames: [String] = [
         "MESSAGE_ID", "UNIT", "_SYSTEMD_UNIT", "INVOCATION_ID", "_SYSTEMD_INVOCATION_ID", "_PID",
         "_UID", "_COMM", "_MACHINE_ID", "_BOOT_ID", "_HOSTNAME",
         "APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL", "CHANGED_USEC",
@@ -135,7 +135,7 @@ public struct TimelineStream: Sendable {
     /// The rules, with what the first pass learned.
     private let trust: JournalTrust
     /// The entries of the second pass left out by ``trust``, by reason.
-    public private(set) var ignored: [JournalTrust.Reason: Int] = [:]
+    package private(set) var ignored: [JournalTrust.Reason: Int] = [:]
 
     /// Position in the plan of the next of permissiond's entries the second pass meets.
     private var nextDaemonEntry = 0
@@ -146,7 +146,7 @@ public struct TimelineStream: Sendable {
     private var builder = TimelineBuilder()
 
     /// Starts the second pass with what the first learned.
-    public init(_ plan: consuming Plan) {
+    package init(_ plan: consuming Plan) {
         var trust = plan.trust
         let senderValues = plan.senderValues
         // Taken out of the plan, so that leaving out what does not count copies nothing.
@@ -185,7 +185,7 @@ public struct TimelineStream: Sendable {
     /// when it is left out) and tells whether it must be added with ``add(_:)``: each of
     /// permissiond's entries that counts, and every other that counts and is about a unit some kill
     /// names (only those can join an incident).
-    public mutating func admit(_ entry: some JournalTrustFields) -> Bool {
+    package mutating func admit(_ entry: some JournalTrustFields) -> Bool {
         switch trust.judge(entry) {
         case .ignored(let reason):
             ignored[reason, default: 0] += 1
@@ -204,7 +204,7 @@ public struct TimelineStream: Sendable {
     /// - Returns: false, without adding it, when `record` is one of permissiond's entries that the
     ///   first pass did not see (the journal grew in between): stop reading there, as a single read
     ///   that ended just before it would have.
-    public mutating func add(_ record: JournalRecord) -> Bool {
+    package mutating func add(_ record: JournalRecord) -> Bool {
         var record = record
         if Self.isDaemonEntry(record.messageID) {
             guard nextDaemonEntry < daemonRealtimes.count,
@@ -225,13 +225,13 @@ public struct TimelineStream: Sendable {
     }
 
     /// The incidents that can no longer change, oldest first, and not handed over before.
-    public mutating func takeFinished() -> [Incident] {
+    package mutating func takeFinished() -> [Incident] {
         builder.takeFinished()
     }
 
     /// Joins every entry still waiting and hands over every incident not handed over yet: the end of
     /// the journal.
-    public mutating func finish() -> [Incident] {
+    package mutating func finish() -> [Incident] {
         join(upTo: .max)
         return builder.takeAll()
     }

@@ -1,39 +1,39 @@
 /// Totals over a set of incidents, as the end of the timeline prints them.
-public struct TimelineSummary: Sendable, Equatable, Codable {
+package struct TimelineSummary: Sendable, Equatable, Codable {
     /// The totals over every incident, of every host and app.
-    public var all: TimelineTotals
+    package var all: TimelineTotals
     /// How many permission changes were seen.
-    public var incidents: Int { all.incidents }
+    package var incidents: Int { all.incidents }
     /// How many of them killed the app.
-    public var kills: Int { all.kills }
+    package var kills: Int { all.kills }
     /// How many relaunches restored saved state.
-    public var restores: Int { all.restores }
+    package var restores: Int { all.restores }
     /// Discards of saved state, by reason.
-    public var discardsByReason: [String: Int] { all.discardsByReason }
+    package var discardsByReason: [String: Int] { all.discardsByReason }
     /// Relaunch times (process exit to READY), in µs, in incident order.
-    public var relaunchUSec: [UInt64] { all.relaunchUSec }
+    package var relaunchUSec: [UInt64] { all.relaunchUSec }
     /// Entries left out because journald's trusted fields show they are not from where their kind
     /// says (``JournalTrust``), by ``JournalTrust/Reason`` raw value.
-    public var ignoredByReason: [String: Int]
+    package var ignoredByReason: [String: Int]
     /// Totals of each host, by machine id (an empty string for entries without `_MACHINE_ID`).
-    public var byMachine: [String: TimelineTotals]
+    package var byMachine: [String: TimelineTotals]
     /// The hostname each machine's incidents show (the latest seen).
-    public var hostnameOfMachine: [String: String]
+    package var hostnameOfMachine: [String: String]
     /// Totals of each app, across hosts.
-    public var byApp: [String: TimelineTotals]
+    package var byApp: [String: TimelineTotals]
     /// Relaunch times in µs of each app on each machine (machine id, then app id), for the report's plot.
-    public var relaunchUSecByMachineApp: [String: [String: [UInt64]]]
+    package var relaunchUSecByMachineApp: [String: [String: [UInt64]]]
 
     /// How many entries were left out, for any reason.
-    public var ignoredEntries: Int { ignoredByReason.values.reduce(0, +) }
+    package var ignoredEntries: Int { ignoredByReason.values.reduce(0, +) }
 
     /// The median relaunch time in µs, if any relaunch was seen.
-    public var relaunchMedianUSec: UInt64? { all.relaunchMedianUSec }
+    package var relaunchMedianUSec: UInt64? { all.relaunchMedianUSec }
     /// The 95th percentile relaunch time in µs, if any relaunch was seen.
-    public var relaunchP95USec: UInt64? { all.relaunchP95USec }
+    package var relaunchP95USec: UInt64? { all.relaunchP95USec }
 
     /// Sums up `incidents`.
-    public init(_ incidents: [Incident]) {
+    package init(_ incidents: [Incident]) {
         self.init()
         for incident in incidents {
             add(incident)
@@ -41,7 +41,7 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     }
 
     /// No incidents yet.
-    public init() {
+    package init() {
         all = TimelineTotals()
         ignoredByReason = [:]
         byMachine = [:]
@@ -51,14 +51,14 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     }
 
     /// Counts entries left out, by reason.
-    public mutating func addIgnored(_ counts: [JournalTrust.Reason: Int]) {
+    package mutating func addIgnored(_ counts: [JournalTrust.Reason: Int]) {
         for (reason, count) in counts where count > 0 {
             ignoredByReason[reason.rawValue, default: 0] += count
         }
     }
 
     /// Counts one more incident, the latest so far.
-    public mutating func add(_ incident: Incident) {
+    package mutating func add(_ incident: Incident) {
         all.add(incident)
         if let relaunch = incident.relaunchUSec {
             relaunchUSecByMachineApp[incident.machineID, default: [:]][incident.app, default: []].append(relaunch)
@@ -69,12 +69,12 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     }
 
     /// How many hosts (machines) the incidents are of.
-    public var hostCount: Int { byMachine.count }
+    package var hostCount: Int { byMachine.count }
 
     /// The name each machine goes by in the per-host table and `--json`'s `byHost`: its hostname when
     /// no other machine of the review has the same one, else `hostname (machine id)`; the machine id
     /// when it showed no hostname, `(unknown)` when neither.
-    public var hostLabels: [String: String] {
+    package var hostLabels: [String: String] {
         var machinesOfName: [String: Int] = [:]
         for machine in byMachine.keys {
             machinesOfName[hostnameOfMachine[machine] ?? "", default: 0] += 1
@@ -89,13 +89,13 @@ public struct TimelineSummary: Sendable, Equatable, Codable {
     }
 
     /// Each host's totals by its label (``hostLabels``).
-    public var byHost: [String: TimelineTotals] {
+    package var byHost: [String: TimelineTotals] {
         let labels = hostLabels
         return Dictionary(uniqueKeysWithValues: byMachine.map { (labels[$0.key]!, $0.value) })
     }
 
     /// The nearest-rank percentile `p` (0–100) of `values`, or nil when empty.
-    public static func percentile(_ p: Int, of values: [UInt64]) -> UInt64? {
+    package static func percentile(_ p: Int, of values: [UInt64]) -> UInt64? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let rank = Int((Double(p) / 100 * Double(sorted.count)).rounded(.up))

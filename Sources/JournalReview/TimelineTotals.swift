@@ -1,33 +1,33 @@
 /// Totals over one group of incidents (one host's, or one app's across hosts), as the summary's
 /// per-host and per-app tables show them.
-public struct TimelineTotals: Sendable, Equatable, Codable {
+package struct TimelineTotals: Sendable, Equatable, Codable {
     /// How many permission changes were seen.
-    public var incidents = 0
+    package var incidents = 0
     /// How many of them killed the app.
-    public var kills = 0
+    package var kills = 0
     /// How many relaunches restored saved state.
-    public var restores = 0
+    package var restores = 0
     /// Discards of saved state, by reason.
-    public var discardsByReason: [String: Int] = [:]
+    package var discardsByReason: [String: Int] = [:]
     /// Relaunch times (process exit to READY), in µs, in incident order.
-    public var relaunchUSec: [UInt64] = []
+    package var relaunchUSec: [UInt64] = []
     /// The relaunched apps' scene sessions by how they came back (`restored`, `discarded`, `fresh`).
-    public var scenesByOutcome: [String: Int] = [:]
+    package var scenesByOutcome: [String: Int] = [:]
     /// The relaunched apps' scene sessions whose own saved state was discarded, by REASON.
-    public var sceneDiscardsByReason: [String: Int] = [:]
+    package var sceneDiscardsByReason: [String: Int] = [:]
 
     /// No incidents yet.
-    public init() {}
+    package init() {}
 
     /// How many discards of saved state, for any reason.
-    public var discards: Int { discardsByReason.values.reduce(0, +) }
+    package var discards: Int { discardsByReason.values.reduce(0, +) }
     /// The median relaunch time in µs, if any relaunch was seen.
-    public var relaunchMedianUSec: UInt64? { TimelineSummary.percentile(50, of: relaunchUSec) }
+    package var relaunchMedianUSec: UInt64? { TimelineSummary.percentile(50, of: relaunchUSec) }
     /// The 95th percentile relaunch time in µs, if any relaunch was seen.
-    public var relaunchP95USec: UInt64? { TimelineSummary.percentile(95, of: relaunchUSec) }
+    package var relaunchP95USec: UInt64? { TimelineSummary.percentile(95, of: relaunchUSec) }
 
     /// Counts one more incident.
-    public mutating func add(_ incident: Incident) {
+    package mutating func add(_ incident: Incident) {
         incidents += 1
         if incident.events.contains(where: { $0.kind == .killSent }) { kills += 1 }
         if incident.launchOutcome == "restored" { restores += 1 }
@@ -44,7 +44,7 @@ public struct TimelineTotals: Sendable, Equatable, Codable {
     /// Whether `self` is worse than `other`, as the tables order their rows (worst first): more
     /// discards (each one lost what a user had open), then kills with no relaunch seen, then a slower
     /// relaunch p95, then more incidents.
-    public func isWorse(than other: TimelineTotals) -> Bool {
+    package func isWorse(than other: TimelineTotals) -> Bool {
         if discards != other.discards { return discards > other.discards }
         if unrelaunched != other.unrelaunched { return unrelaunched > other.unrelaunched }
         let (p95, otherP95) = (relaunchP95USec ?? 0, other.relaunchP95USec ?? 0)
@@ -53,10 +53,10 @@ public struct TimelineTotals: Sendable, Equatable, Codable {
     }
 
     /// Kills whose relaunch was not seen (the app did not come back, or the journal ends first).
-    public var unrelaunched: Int { max(0, kills - relaunchUSec.count) }
+    package var unrelaunched: Int { max(0, kills - relaunchUSec.count) }
 
     /// `groups` worst first (``isWorse(than:)``), ties by name.
-    public static func worstFirst(_ groups: [String: TimelineTotals]) -> [(name: String, totals: TimelineTotals)] {
+    package static func worstFirst(_ groups: [String: TimelineTotals]) -> [(name: String, totals: TimelineTotals)] {
         groups.map { (name: $0.key, totals: $0.value) }.sorted {
             if $0.totals.isWorse(than: $1.totals) { return true }
             if $1.totals.isWorse(than: $0.totals) { return false }

@@ -1,7 +1,7 @@
 import Foundation
 package import Logging
 package import PermissionStore
-import RelaunchContract
+package import RelaunchContract
 import ServiceLifecycle
 import Systemd
 import UnixSignals

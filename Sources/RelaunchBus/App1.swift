@@ -1,5 +1,5 @@
-public import RelaunchContract
-public import Systemd
+package import RelaunchContract
+package import Systemd
 
 // org.relaunch.App1, described once: the driver interface every Relaunch app serves at
 // /org/relaunch/App1 on its own bus name. Apps export it from this description; relaunchctl and the
@@ -8,7 +8,7 @@ public import Systemd
 
 extension BusInterface {
     /// `org.relaunch.App1`.
-    public static let app1 = BusInterface(
+    package static let app1 = BusInterface(
         name: "org.relaunch.App1",
         methods: [
             Method("Ready", returns: [Argument("ready", "(bs)")]),
@@ -32,13 +32,13 @@ extension BusInterface {
         ])
 
     /// Where every app serves `org.relaunch.App1`.
-    public static let app1ObjectPath = "/org/relaunch/App1"
+    package static let app1ObjectPath = "/org/relaunch/App1"
 }
 
 /// Something the app's current screen accepts (`Elements()`).
-public struct AppElement: Sendable, Hashable, Codable {
+package struct AppElement: Sendable, Hashable, Codable {
     /// What can be done with it.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         /// `Tap(name)`.
         case tap
         /// `Type(name, text)`.
@@ -46,24 +46,24 @@ public struct AppElement: Sendable, Hashable, Codable {
     }
 
     /// The element or field name, e.g. `check-in` or `note`.
-    public var name: String
+    package var name: String
     /// Tap or type.
-    public var kind: Kind
+    package var kind: Kind
     /// One line for people.
-    public var description: String
+    package var description: String
 
     /// Creates an element.
-    public init(name: String, kind: Kind, description: String) {
+    package init(name: String, kind: Kind, description: String) {
         self.name = name
         self.kind = kind
         self.description = description
     }
 
     /// The `(sss)` value of `Elements()`.
-    public var busValue: BusValue { .structure([.string(name), .string(kind.rawValue), .string(description)]) }
+    package var busValue: BusValue { .structure([.string(name), .string(kind.rawValue), .string(description)]) }
 
     /// The elements of an `Elements()` reply (`a(sss)`); an unknown kind reads as a tap.
-    public static func elements(from reply: BusValues) throws(BusError) -> [AppElement] {
+    package static func elements(from reply: BusValues) throws(BusError) -> [AppElement] {
         try reply.array(at: 0).map { (row) throws(BusError) -> AppElement in
             let fields = BusValues(row.structureValue ?? [])
             return AppElement(
@@ -76,10 +76,10 @@ public struct AppElement: Sendable, Hashable, Codable {
 /// A window's row on the bus (`Scenes()`).
 extension AppScene {
     /// The `(sss)` value of `Scenes()`.
-    public var busValue: BusValue { .structure([.string(session), .string(title), .string(activityType)]) }
+    package var busValue: BusValue { .structure([.string(session), .string(title), .string(activityType)]) }
 
     /// The windows of a `Scenes()` reply (`a(sss)`).
-    public static func scenes(from reply: BusValues) throws(BusError) -> [AppScene] {
+    package static func scenes(from reply: BusValues) throws(BusError) -> [AppScene] {
         try reply.array(at: 0).map { (row) throws(BusError) -> AppScene in
             let fields = BusValues(row.structureValue ?? [])
             return AppScene(session: try fields.string(at: 0), title: try fields.string(at: 1), activityType: try fields.string(at: 2))
@@ -88,84 +88,84 @@ extension AppScene {
 }
 
 /// The typed client of `org.relaunch.App1` on one app's bus name.
-public struct AppClient: Sendable {
+package struct AppClient: Sendable {
     /// The connection calls go through.
-    public let bus: BusConnection
+    package let bus: BusConnection
     /// The app's bus name, e.g. `org.relaunch.CheckInDemo1`.
-    public let busName: String
+    package let busName: String
     /// How long one call may take (nil: sd-bus's default).
-    public var timeout: Duration?
+    package var timeout: Duration?
 
     /// A client of the app at `busName`.
-    public init(bus: BusConnection, busName: String, timeout: Duration? = nil) {
+    package init(bus: BusConnection, busName: String, timeout: Duration? = nil) {
         self.bus = bus
         self.busName = busName
         self.timeout = timeout
     }
 
     /// `Ready() -> (finished launching, $INVOCATION_ID)`.
-    public func ready() throws(BusError) -> (finished: Bool, invocationID: String) {
+    package func ready() throws(BusError) -> (finished: Bool, invocationID: String) {
         let values = try call("Ready").structure(at: 0)
         return (try values.bool(at: 0), try values.string(at: 1))
     }
 
     /// `State()`: the state JSON.
-    public func state() throws(BusError) -> String { try call("State").string(at: 0) }
+    package func state() throws(BusError) -> String { try call("State").string(at: 0) }
 
     /// `Screen()`: the screen drawn as text.
-    public func screen() throws(BusError) -> String { try call("Screen").string(at: 0) }
+    package func screen() throws(BusError) -> String { try call("Screen").string(at: 0) }
 
     /// `Elements()`: what the current screen accepts.
-    public func elements() throws(BusError) -> [AppElement] {
+    package func elements() throws(BusError) -> [AppElement] {
         try AppElement.elements(from: call("Elements"))
     }
 
     /// `Tap(element)`.
-    public func tap(_ element: String) throws(BusError) { try call("Tap", [.string(element)]) }
+    package func tap(_ element: String) throws(BusError) { try call("Tap", [.string(element)]) }
 
     /// `Type(field, text)`.
-    public func type(field: String, text: String) throws(BusError) { try call("Type", [.string(field), .string(text)]) }
+    package func type(field: String, text: String) throws(BusError) { try call("Type", [.string(field), .string(text)]) }
 
     /// `Background()`.
-    public func background() throws(BusError) { try call("Background") }
+    package func background() throws(BusError) { try call("Background") }
 
     /// `Foreground()`.
-    public func foreground() throws(BusError) { try call("Foreground") }
+    package func foreground() throws(BusError) { try call("Foreground") }
 
     /// `Quit(force)`.
-    public func quit(force: Bool) throws(BusError) { try call("Quit", [.bool(force)]) }
+    package func quit(force: Bool) throws(BusError) { try call("Quit", [.bool(force)]) }
 
     /// `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1` only).
-    public func testHook(_ name: String) throws(BusError) { try call("TestHook", [.string(name)]) }
+    package func testHook(_ name: String) throws(BusError) { try call("TestHook", [.string(name)]) }
 
     /// `Scenes()`: the open windows of a scene-based app, in the order they were opened.
-    public func scenes() throws(BusError) -> [AppScene] {
+    package func scenes() throws(BusError) -> [AppScene] {
         try AppScene.scenes(from: call("Scenes"))
     }
 
     /// `OpenScene()`: opens a window; returns its session's persistent identifier.
-    public func openScene() throws(BusError) -> String { try call("OpenScene").string(at: 0) }
+    package func openScene() throws(BusError) -> String { try call("OpenScene").string(at: 0) }
 
     /// `CloseScene(session)`: closes that window; its saved state goes.
-    public func closeScene(_ session: String) throws(BusError) { try call("CloseScene", [.string(session)]) }
+    package func closeScene(_ session: String) throws(BusError) { try call("CloseScene", [.string(session)]) }
 
     /// `SceneTap(session, element)`.
-    public func tap(_ element: String, inScene session: String) throws(BusError) {
+    package func tap(_ element: String, inScene session: String) throws(BusError) {
         try call("SceneTap", [.string(session), .string(element)])
     }
 
     /// `SceneType(session, field, text)`.
-    public func type(field: String, text: String, inScene session: String) throws(BusError) {
+    package func type(field: String, text: String, inScene session: String) throws(BusError) {
         try call("SceneType", [.string(session), .string(field), .string(text)])
     }
 
     /// `SceneScreen(session)`: that window drawn as text.
-    public func screen(ofScene session: String) throws(BusError) -> String {
+    package func screen(ofScene session: String) throws(BusError) -> String {
         try call("SceneScreen", [.string(session)]).string(at: 0)
     }
 
     /// `SceneElements(session)`: what that window accepts.
-    public func elements(ofScene session: String) throws(BusError) -> [AppElement] {
+    package func elements(ofScene session: String) throws(BusError) -> [AppElement] {
         try AppElement.elements(from: call("SceneElements", [.string(session)]))
     }
 

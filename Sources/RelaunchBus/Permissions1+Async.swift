@@ -1,5 +1,5 @@
 import RelaunchContract
-public import Systemd
+package import Systemd
 
 // The same client for async code: each call is sent with `sd_bus_call_async` and completed by the
 // connection's loop (`BusConnection.callAsync`), so a slow permissiond delays only its own callers
@@ -8,32 +8,32 @@ public import Systemd
 // `org.freedesktop.DBus.Error.Disconnected`. In async code these overloads are the ones chosen.
 extension PermissionsClient {
     /// `Get(app, permission) -> state`, completed by the connection's loop.
-    public func get(app: String, permission: String) async throws(BusError) -> String {
+    package func get(app: String, permission: String) async throws(BusError) -> String {
         try await call("Get", [.string(app), .string(permission)]).string(at: 0)
     }
 
     /// `List(app) -> permission → state`, completed by the connection's loop.
-    public func list(app: String) async throws(BusError) -> [String: String] {
+    package func list(app: String) async throws(BusError) -> [String: String] {
         try await call("List", [.string(app)]).stringDictionary(at: 0)
     }
 
     /// `ListApps() -> registered app ids`, completed by the connection's loop.
-    public func listApps() async throws(BusError) -> [String] {
+    package func listApps() async throws(BusError) -> [String] {
         try await call("ListApps", []).stringArray(at: 0)
     }
 
     /// `Set(app, permission, state)`, completed by the connection's loop.
-    public func set(app: String, permission: String, state: String) async throws(BusError) {
+    package func set(app: String, permission: String, state: String) async throws(BusError) {
         try await call("Set", [.string(app), .string(permission), .string(state)])
     }
 
     /// `Reset(app, permission)`, completed by the connection's loop.
-    public func reset(app: String, permission: String) async throws(BusError) {
+    package func reset(app: String, permission: String) async throws(BusError) {
         try await call("Reset", [.string(app), .string(permission)])
     }
 
     /// `LastKill(app)`, completed by the connection's loop: nil when permissiond never killed the app.
-    public func lastKill(app: String) async throws(BusError) -> LastKill? {
+    package func lastKill(app: String) async throws(BusError) -> LastKill? {
         try Self.lastKill(from: await call("LastKill", [.string(app)]))
     }
 

@@ -1,5 +1,5 @@
-public import RelaunchContract
-public import Systemd
+package import RelaunchContract
+package import Systemd
 
 // org.relaunch.Permissions1, described once: the vtable permissiond exports is built from this
 // description, and every program calls it through `PermissionsClient`. Adding a method means adding
@@ -7,7 +7,7 @@ public import Systemd
 
 extension BusInterface {
     /// `org.relaunch.Permissions1`, served by permissiond at `/org/relaunch/Permissions1`.
-    public static let permissions1 = BusInterface(
+    package static let permissions1 = BusInterface(
         name: "org.relaunch.Permissions1",
         methods: [
             Method("Get", [Argument("app", "s"), Argument("permission", "s")], returns: [Argument("state", "s")]),
@@ -28,20 +28,20 @@ extension BusInterface {
 }
 
 /// What `LastKill(app)` says: the last instance of the app permissiond killed, and why.
-public struct LastKill: Sendable, Hashable {
+package struct LastKill: Sendable, Hashable {
     /// The killed instance's `$INVOCATION_ID`.
-    public var invocationID: String
+    package var invocationID: String
     /// The permission whose change killed it.
-    public var permission: String
+    package var permission: String
     /// The state before the change.
-    public var old: String
+    package var old: String
     /// The state after the change.
-    public var new: String
+    package var new: String
     /// When, in microseconds since the Unix epoch.
-    public var realtimeMicroseconds: UInt64
+    package var realtimeMicroseconds: UInt64
 
     /// Creates a record.
-    public init(invocationID: String, permission: String, old: String, new: String, realtimeMicroseconds: UInt64) {
+    package init(invocationID: String, permission: String, old: String, new: String, realtimeMicroseconds: UInt64) {
         self.invocationID = invocationID
         self.permission = permission
         self.old = old
@@ -51,30 +51,30 @@ public struct LastKill: Sendable, Hashable {
 }
 
 /// The typed client of `org.relaunch.Permissions1`.
-public struct PermissionsClient: Sendable {
+package struct PermissionsClient: Sendable {
     /// `org.relaunch.Permissions1.Error.Failed`: the store or a kill failed.
-    public static let failedErrorName = "org.relaunch.Permissions1.Error.Failed"
+    package static let failedErrorName = "org.relaunch.Permissions1.Error.Failed"
     /// The well-known name permissiond owns.
-    public static let busName = BusNames.Permissions.service
+    package static let busName = BusNames.Permissions.service
 
     /// The connection calls go through.
-    public let bus: BusConnection
+    package let bus: BusConnection
     /// How long one call may take (nil: sd-bus's default).
-    public var timeout: Duration?
+    package var timeout: Duration?
 
     /// A client on `bus`.
-    public init(bus: BusConnection, timeout: Duration? = nil) {
+    package init(bus: BusConnection, timeout: Duration? = nil) {
         self.bus = bus
         self.timeout = timeout
     }
 
     /// `Get(app, permission) -> state`.
-    public func get(app: String, permission: String) throws(BusError) -> String {
+    package func get(app: String, permission: String) throws(BusError) -> String {
         try call("Get", [.string(app), .string(permission)]).string(at: 0)
     }
 
     /// `Get` as the contract's state; an answer that is not one is a failure.
-    public func state(app: String, of permission: Permission) throws(BusError) -> PermissionState {
+    package func state(app: String, of permission: Permission) throws(BusError) -> PermissionState {
         let text = try get(app: app, permission: permission.rawValue)
         guard let state = PermissionState(rawValue: text) else {
             throw .failed("permissiond answered Get(\(app), \(permission)) with \(Echo.quoted(text)), not one of \(PermissionState.acceptedNames)")
@@ -83,33 +83,33 @@ public struct PermissionsClient: Sendable {
     }
 
     /// `List(app) -> permission → state`.
-    public func list(app: String) throws(BusError) -> [String: String] {
+    package func list(app: String) throws(BusError) -> [String: String] {
         try call("List", [.string(app)]).stringDictionary(at: 0)
     }
 
     /// `ListApps() -> registered app ids`.
-    public func listApps() throws(BusError) -> [String] {
+    package func listApps() throws(BusError) -> [String] {
         try call("ListApps", []).stringArray(at: 0)
     }
 
     /// `Set(app, permission, state)`.
-    public func set(app: String, permission: String, state: String) throws(BusError) {
+    package func set(app: String, permission: String, state: String) throws(BusError) {
         try call("Set", [.string(app), .string(permission), .string(state)])
     }
 
     /// `Reset(app, permission)`; an empty permission resets every permission of the app.
-    public func reset(app: String, permission: String) throws(BusError) {
+    package func reset(app: String, permission: String) throws(BusError) {
         try call("Reset", [.string(app), .string(permission)])
     }
 
     /// `LastKill(app)`: nil when permissiond never killed the app.
-    public func lastKill(app: String) throws(BusError) -> LastKill? {
+    package func lastKill(app: String) throws(BusError) -> LastKill? {
         try Self.lastKill(from: call("LastKill", [.string(app)]))
     }
 
     /// `List(app)` and `LastKill(app)`, both sent before either answer is awaited: what an app asks at
     /// launch, in one round trip's wait instead of two. ``PendingLaunchAnswers/wait()`` collects them.
-    public func sendLaunchQueries(app: String) -> PendingLaunchAnswers {
+    package func sendLaunchQueries(app: String) -> PendingLaunchAnswers {
         let interface = BusInterface.permissions1.name
         let calls = ["List", "LastKill"].map {
             BusMethodCallRequest(destination: Self.busName, path: BusNames.Permissions.object, interface: interface,
@@ -119,7 +119,7 @@ public struct PermissionsClient: Sendable {
     }
 
     /// The kill in a `LastKill` reply (`(sssst)`): nil when it names no invocation (never killed).
-    public static func lastKill(from values: BusValues) throws(BusError) -> LastKill? {
+    package static func lastKill(from values: BusValues) throws(BusError) -> LastKill? {
         let fields = try values.structure(at: 0)
         let kill = LastKill(
             invocationID: try fields.string(at: 0), permission: try fields.string(at: 1), old: try fields.string(at: 2),
@@ -128,7 +128,7 @@ public struct PermissionsClient: Sendable {
     }
 
     /// `TestHook(name)`: the sandbox's fault hooks (root, `RELAUNCH_TEST_HOOKS=1` only).
-    public func testHook(_ name: String) throws(BusError) {
+    package func testHook(_ name: String) throws(BusError) {
         try call("TestHook", [.string(name)])
     }
 
@@ -142,11 +142,11 @@ public struct PermissionsClient: Sendable {
 }
 
 /// permissiond's answers to an app's launch queries (``PermissionsClient/sendLaunchQueries(app:)``), on their way.
-public struct PendingLaunchAnswers: Sendable {
+package struct PendingLaunchAnswers: Sendable {
     let calls: PendingBusCalls
 
     /// Waits for both answers: the app's permissions (`List`) and how its last instance ended (`LastKill`).
-    public func wait() -> (list: Result<[String: String], BusError>, lastKill: Result<LastKill?, BusError>) {
+    package func wait() -> (list: Result<[String: String], BusError>, lastKill: Result<LastKill?, BusError>) {
         let replies = calls.wait()
         let list = replies[0].flatMap { values in Result { () throws(BusError) in try values.stringDictionary(at: 0) } }
         let lastKill = replies[1].flatMap { values in

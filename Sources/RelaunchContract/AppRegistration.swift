@@ -11,22 +11,22 @@ import Glibc
 /// Permissions=camera photos
 /// KillPolicy=ios
 /// ```
-public struct AppRegistration: Sendable, Hashable {
+package struct AppRegistration: Sendable, Hashable {
     /// The app id: the file's name without `.conf`.
-    public var app: String
+    package var app: String
     /// The systemd unit permissiond kills when a permission change requires it.
-    public var unit: String
+    package var unit: String
     /// Where the app serves `org.relaunch.App1`, if it does.
-    public var busName: String?
+    package var busName: String?
     /// The permissions the app uses (all, unless the file names some).
-    public var permissions: [Permission]
+    package var permissions: [Permission]
     /// The app's own kill policy, overriding the daemon's.
-    public var killPolicy: KillPolicy?
+    package var killPolicy: KillPolicy?
     /// The file it was read from.
-    public var file: String
+    package var file: String
 
     /// Creates a registration.
-    public init(
+    package init(
         app: String, unit: String, busName: String? = nil, permissions: [Permission] = Permission.allCases,
         killPolicy: KillPolicy? = nil, file: String = ""
     ) {
@@ -40,55 +40,55 @@ public struct AppRegistration: Sendable, Hashable {
 }
 
 /// Why a registration file was skipped: the file, the line (when one is at fault) and the fault.
-public struct AppRegistrationProblem: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AppRegistrationProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file.
-    public var file: String
+    package var file: String
     /// The line at fault, from 1, or nil for the file as a whole.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong and what is accepted.
-    public var fault: String
+    package var fault: String
 
     /// Creates a problem.
-    public init(file: String, line: Int?, fault: String) {
+    package init(file: String, line: Int?, fault: String) {
         self.file = file
         self.line = line
         self.fault = fault
     }
 
     /// `FILE:LINE: FAULT`.
-    public var description: String {
+    package var description: String {
         line.map { "\(file):\($0): \(fault)" } ?? "\(file): \(fault)"
     }
 }
 
 /// Every registered app, read from the apps.d folders.
-public struct AppRegistry: Sendable, Hashable {
+package struct AppRegistry: Sendable, Hashable {
     /// The folders, in order of precedence: a file in an earlier folder hides one of the same name
     /// in a later folder, as unit files do.
-    public static let defaultFolders = ["/etc/relaunch/apps.d", "/run/relaunch/apps.d", "/usr/local/lib/relaunch/apps.d"]
+    package static let defaultFolders = ["/etc/relaunch/apps.d", "/run/relaunch/apps.d", "/usr/local/lib/relaunch/apps.d"]
     /// The largest registration file read.
-    public static let maximumFileSize = 64 * 1024
+    package static let maximumFileSize = 64 * 1024
 
     /// The registrations, by app id.
-    public var apps: [String: AppRegistration]
+    package var apps: [String: AppRegistration]
     /// The files that were skipped, and why.
-    public var problems: [AppRegistrationProblem]
+    package var problems: [AppRegistrationProblem]
 
     /// A registry of `registrations`.
-    public init(_ registrations: [AppRegistration] = [], problems: [AppRegistrationProblem] = []) {
+    package init(_ registrations: [AppRegistration] = [], problems: [AppRegistrationProblem] = []) {
         apps = Dictionary(registrations.map { ($0.app, $0) }, uniquingKeysWith: { first, _ in first })
         self.problems = problems
     }
 
     /// The registered app ids, sorted.
-    public var ids: [String] { apps.keys.sorted() }
+    package var ids: [String] { apps.keys.sorted() }
 
     /// The registration of `app`, if it is registered.
-    public subscript(app: String) -> AppRegistration? { apps[app] }
+    package subscript(app: String) -> AppRegistration? { apps[app] }
 
     /// Reads every `*.conf` in `folders` (missing folders are fine); bad files are skipped and
     /// listed in ``problems``.
-    public static func load(folders: [String] = defaultFolders) -> AppRegistry {
+    package static func load(folders: [String] = defaultFolders) -> AppRegistry {
         var seen: Set<String> = []
         var registrations: [AppRegistration] = []
         var problems: [AppRegistrationProblem] = []
@@ -111,7 +111,7 @@ public struct AppRegistry: Sendable, Hashable {
     ///
     /// - Throws: the first fault: a bad app id (the file name), a line that is no `Key=Value`, a
     ///   section other than `[App]`, an unknown key or value, or no `Unit=`.
-    public static func parse(_ text: String, app: String, file: String) throws(AppRegistrationProblem) -> AppRegistration {
+    package static func parse(_ text: String, app: String, file: String) throws(AppRegistrationProblem) -> AppRegistration {
         guard AppIDSyntax.isValid(app) else {
             throw AppRegistrationProblem(
                 file: file, line: nil,
@@ -214,6 +214,9 @@ public struct AppRegistry: Sendable, Hashable {
         return names.sorted()
     }
 
+    /// The fault of a file that is not UTF-8 text.
+    static let notUTF8 = "not UTF-8 text"
+
     /// A regular file's text, at most ``maximumFileSize`` bytes.
     static func readText(_ path: String) throws(AppRegistrationProblem) -> String {
         var info = stat()
@@ -237,21 +240,21 @@ public struct AppRegistry: Sendable, Hashable {
         }
         let text = String(decoding: bytes[..<count], as: UTF8.self)
         guard text.utf8.count == count else {
-            throw AppRegistrationProblem(file: path, line: nil, fault: "not UTF-8 text")
+            throw AppRegistrationProblem(file: path, line: nil, fault: notUTF8)
         }
         return text
     }
 }
 
 /// The syntax of an app id (`[a-z0-9][a-z0-9._-]{0,63}`), shared by registrations and the daemon.
-public enum AppIDSyntax {
+package enum AppIDSyntax {
     /// The accepted form, in words and as a pattern, for error messages.
-    public static let acceptedForm =
+    package static let acceptedForm =
         "1 to 64 characters from a-z, 0-9, '.', '_' and '-', starting with a letter or digit "
         + "([a-z0-9][a-z0-9._-]{0,63})"
 
     /// Whether `id` is a syntactically valid app id.
-    public static func isValid(_ id: String) -> Bool {
+    package static func isValid(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         guard let first = bytes.first, bytes.count <= 64, isLowerAlphanumeric(first) else { return false }
         return bytes.dropFirst().allSatisfy { byte in

@@ -2,13 +2,13 @@
 ///
 /// An error that repeats a 1 MiB argument is a 1 MiB error, and one that repeats a newline is two
 /// lines in a log; every program quotes callers' input through ``quoted(_:limit:)``.
-public enum Echo {
+package enum Echo {
     /// The longest echo, in characters.
-    public static let limit = 64
+    package static let limit = 64
 
     /// `raw` in single quotes, control characters escaped (`\n`, `\u{7}`), cut to `limit`
     /// characters with `…` and how much was left out.
-    public static func quoted(_ raw: String, limit: Int = Echo.limit) -> String {
+    package static func quoted(_ raw: String, limit: Int = Echo.limit) -> String {
         var out = "'"
         var count = 0
         for scalar in raw.unicodeScalars {

@@ -1,7 +1,7 @@
 /// The journal MESSAGE_IDs of Relaunch's events, as the public contract lists them.
 ///
 /// Every event is one journal entry carrying one of these ids; `relaunch.catalog` explains each.
-public enum MessageID: String, Sendable, CaseIterable, Codable {
+package enum MessageID: String, Sendable, CaseIterable, Codable {
     /// An app finished launching (fields: LAUNCH_OUTCOME, BUILD_NUMBER).
     case appLaunched = "0c3ece682843457296ab0da296a09171"
     /// An app moved between active and background (fields: LIFECYCLE).
@@ -24,7 +24,7 @@ public enum MessageID: String, Sendable, CaseIterable, Codable {
     case sceneSessionRestored = "30d1b4de270d462393320fc19e1c6609"
 
     /// A short human name for the event, as the timeline prints it.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .appLaunched: "app launched"
         case .lifecycleChanged: "lifecycle changed"
@@ -41,7 +41,7 @@ public enum MessageID: String, Sendable, CaseIterable, Codable {
 
 /// The MESSAGE_IDs systemd itself writes about units, which the timeline and the scenarios join
 /// with Relaunch's own.
-public enum ManagerMessageID: String, Sendable, CaseIterable {
+package enum ManagerMessageID: String, Sendable, CaseIterable {
     /// "Main process exited, code=killed, status=9/KILL" (EXIT_CODE, EXIT_STATUS).
     case processExited = "98e322203f7a4ed290d09fe03c09fe15"
     /// "Scheduled restart job, restart counter is at N" (N_RESTARTS).

@@ -1,12 +1,12 @@
-public import RelaunchApp
-public import RelaunchBus
+package import RelaunchApp
+package import RelaunchBus
 internal import RelaunchContract
 
 /// The host's launch decisions about the last instance, pure so they are tested without a
 /// systemd, a bus or a file: the launcher gathers the facts and carries out the answers.
-public enum LaunchPolicy {
+package enum LaunchPolicy {
     /// What the launch concludes about how the last instance ended.
-    public enum LastExitFinding: Sendable, Equatable {
+    package enum LastExitFinding: Sendable, Equatable {
         /// permissiond did not kill the last instance (or nothing says so).
         case notKilled
         /// permissiond killed it for this change (Android's REASON_PERMISSION_CHANGE).
@@ -17,7 +17,7 @@ public enum LaunchPolicy {
 
     /// How the last instance ended: permissiond's last kill names one of the invocations the last
     /// instance left behind (the one it recorded after READY=1, the one in its restoring mark).
-    public static func lastExit(lastKill: LastKill?, previousInvocations: Set<String>) -> LastExitFinding {
+    package static func lastExit(lastKill: LastKill?, previousInvocations: Set<String>) -> LastExitFinding {
         guard let kill = lastKill, !kill.invocationID.isEmpty, previousInvocations.contains(kill.invocationID) else {
             return .notKilled
         }
@@ -30,7 +30,7 @@ public enum LaunchPolicy {
     /// Whether a restoring mark left behind is forgiven: a restore that permissiond killed (a
     /// permission changed while the app was launching) is no crash, so the saved state is restored
     /// rather than discarded as crashed-during-restore.
-    public static func forgivesRestoringMark(markInvocation: String?, lastKill: LastKill?) -> Bool {
+    package static func forgivesRestoringMark(markInvocation: String?, lastKill: LastKill?) -> Bool {
         guard let markInvocation, !markInvocation.isEmpty, let kill = lastKill else { return false }
         return markInvocation == kill.invocationID
     }

@@ -17,27 +17,27 @@ import RelaunchContract
 /// build NUMBER | build default    env NAME=VALUE    corrupt-archive    hook NAME
 /// repeat N STEP...                (the rest of the line, N times)
 /// ```
-public struct Scenario: Sendable, Equatable {
+package struct Scenario: Sendable, Equatable {
     /// The scenario's name (its file name without extension).
-    public var name: String
+    package var name: String
     /// The leading comment lines.
-    public var summary: String
+    package var summary: String
     /// The steps, each with its 1-based line number.
-    public var steps: [(line: Int, step: Step)]
+    package var steps: [(line: Int, step: Step)]
     /// Each step's line as written, by line number, for `--verbose`.
-    public var texts: [Int: String] = [:]
+    package var texts: [Int: String] = [:]
 
-    public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
+    package static func == (lhs: Scenario, rhs: Scenario) -> Bool {
         lhs.name == rhs.name && lhs.summary == rhs.summary
             && lhs.steps.map(\.line) == rhs.steps.map(\.line) && lhs.steps.map(\.step) == rhs.steps.map(\.step)
     }
 
     /// The most steps a scenario plays, its repeats expanded (`repeat 1000 repeat 1000 …` would
     /// otherwise run for days).
-    public static let maximumExpandedSteps = 100_000
+    package static let maximumExpandedSteps = 100_000
 
     /// Parses a scenario's text; `name` is used in errors.
-    public static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
+    package static func parse(_ text: String, name: String) throws(ScenarioError) -> Scenario {
         var summary: [String] = []
         var steps: [(Int, Step)] = []
         var texts: [Int: String] = [:]
@@ -83,15 +83,15 @@ public struct Scenario: Sendable, Equatable {
 }
 
 /// A scenario file that cannot be parsed: where and why.
-public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The 1-based line, or 0 for the whole file.
-    public var line: Int
+    package var line: Int
     /// What is wrong and what is accepted.
-    public var message: String
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         line > 0 ? "\(scenario):\(line): \(message)" : "\(scenario): \(message)"
     }
 }

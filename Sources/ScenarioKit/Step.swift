@@ -1,9 +1,9 @@
-public import RelaunchContract
+package import RelaunchContract
 
 /// One step of a permission-toggle scenario.
 ///
 /// Scenario files are plain text, one step per line; `Scenario.parse` documents the syntax.
-public enum Step: Sendable, Equatable {
+package enum Step: Sendable, Equatable {
     /// Drive this registered app from now on (`app APP`).
     case app(String)
     /// Run permissiond with this kill policy from now on (restarts the daemon).
@@ -88,7 +88,7 @@ extension Step {
 }
 
 /// The journal events a scenario can expect: Relaunch's own and systemd's unit entries.
-public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
+package enum JournalEvent: String, Sendable, CaseIterable, Equatable {
     case appLaunched = "app-launched"
     case lifecycleChanged = "lifecycle-changed"
     case statePreserved = "state-preserved"
@@ -109,7 +109,7 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
     case unitFailed = "unit-failed"
 
     /// The MESSAGE_ID of the event.
-    public var messageID: String {
+    package var messageID: String {
         switch self {
         case .appLaunched: MessageID.appLaunched.rawValue
         case .lifecycleChanged: MessageID.lifecycleChanged.rawValue
@@ -128,12 +128,12 @@ public enum JournalEvent: String, Sendable, CaseIterable, Equatable {
     }
 
     /// Whether systemd writes the entry (matched by `UNIT=`) rather than our programs.
-    public var isManagerEvent: Bool { rawValue.hasPrefix("unit-") }
+    package var isManagerEvent: Bool { rawValue.hasPrefix("unit-") }
 }
 
 extension Step {
     /// How many steps this one plays: a repeat's count times its step's, else 1 (at most `Int.max`).
-    public var expandedCount: Int {
+    package var expandedCount: Int {
         guard case .repeat(let count, let inner) = self else { return 1 }
         let (product, overflow) = count.multipliedReportingOverflow(by: inner.expandedCount)
         return overflow ? .max : product

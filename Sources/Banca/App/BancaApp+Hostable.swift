@@ -1,26 +1,26 @@
-public import RelaunchApp
-public import RelaunchContract
+package import RelaunchApp
+package import RelaunchContract
 internal import RestorationKit
 
 /// Banca under the Relaunch host library: it needs the camera to scan a price.
 extension BancaApp: SessionHostedApp {
     /// The camera: scanning a price needs it.
-    public static var permissions: [Permission] { [.camera] }
+    package static var permissions: [Permission] { [.camera] }
 
     /// Takes the camera permission (the only one the app reads).
-    public func setPermission(_ permission: Permission, to state: PermissionState) {
+    package func setPermission(_ permission: Permission, to state: PermissionState) {
         if permission == .camera { setCamera(state) }
     }
 
     /// Takes the two currencies as last saved.
     /// - Throws: `CurrencyPair.DataError` when they cannot be read (the app keeps EUR and USD).
-    public func loadData(_ bytes: [UInt8]) throws {
+    package func loadData(_ bytes: [UInt8]) throws {
         delegate.pair = try CurrencyPair(bytes: bytes, catalog: delegate.currencies)
     }
 
     /// What the current screen accepts: the taps on screen (none in the background), and the amount
     /// when the converter is in front.
-    public func elements() -> [ScreenElement] {
+    package func elements() -> [ScreenElement] {
         guard lifecycle == .active else { return [] }
         var elements = onScreenElements().map { ScreenElement(name: $0.name, isField: false, description: describe($0)) }
         if converterOnScreen {
@@ -32,7 +32,7 @@ extension BancaApp: SessionHostedApp {
     }
 
     /// A one-line description of the screen, e.g. `Showing currencies (to)`.
-    public func statusLine() -> String {
+    package func statusLine() -> String {
         if lifecycle == .background { return "In the background, state preserved" }
         if let list = currencyList { return "Showing currencies (\(list.side.rawValue))" }
         if about != nil { return "Showing about" }

@@ -1,5 +1,5 @@
-public import RelaunchApp
-public import RelaunchContract
+package import RelaunchApp
+package import RelaunchContract
 internal import RestorationKit
 
 /// Taps, typing and the lifecycle.
@@ -13,7 +13,7 @@ extension BancaApp {
     ///   `open-settings` sends the app to the background, so the host preserves state.
     /// - Throws: `BancaInputError` for an unknown element or currency, one not on screen now, or in the background.
     @discardableResult
-    public func tap(_ element: String) throws(BancaInputError) -> [AppEffect] {
+    package func tap(_ element: String) throws(BancaInputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         let parsed = try Element(parsing: element)
         if case .currency(let code) = parsed, delegate.currency(code) == nil {
@@ -59,7 +59,7 @@ extension BancaApp {
     /// - Throws: `BancaInputError` for an unknown field, an amount that is not a plain number of the
     ///   accepted size, the converter not on screen, or in the background.
     @discardableResult
-    public func type(_ field: String, _ text: String) throws(BancaInputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String) throws(BancaInputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         guard field == "amount" else { throw .unknownField(field) }
         guard let converter, converterOnScreen else { throw .amountNotOnScreen }
@@ -90,11 +90,11 @@ extension BancaApp {
     }
 
     /// Takes the camera permission (the camera screen follows it).
-    public func setCamera(_ state: PermissionState) { camera = state }
+    package func setCamera(_ state: PermissionState) { camera = state }
 }
 
 /// What the camera screen shows.
-public enum ScanStep: String, Sendable {
+package enum ScanStep: String, Sendable {
     /// The camera, pointed at a price.
     case scanning
     /// That camera access is denied, with a way to Settings.

@@ -1,6 +1,6 @@
-public import RelaunchApp
-public import RelaunchContract
-public import RestorationKit
+package import RelaunchApp
+package import RelaunchContract
+package import RestorationKit
 
 /// Banca, the currency converter of seed 000, as a library: the executable feeds it input, saved
 /// state and its data, and does the I/O its effects ask for.
@@ -8,18 +8,18 @@ public import RestorationKit
 /// `MainNC` (the window's root, made at launch) holds the converter, which pushes the camera screen
 /// and presents About in `AboutNC` and the currency list in `CurrenciesNC`. Not thread-safe: use it
 /// from one task or actor.
-public final class BancaApp {
+package final class BancaApp {
     /// The running build; archives from another build are discarded.
-    public let buildNumber: String
+    package let buildNumber: String
     /// The camera permission as the permission daemon last said (scanning a price needs it).
-    public internal(set) var camera: PermissionState
+    package internal(set) var camera: PermissionState
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
     /// The last launch's report, nil before `launch`.
-    public var launchReport: LaunchReport? { session.launchReport }
+    package var launchReport: LaunchReport? { session.launchReport }
 
     /// The session that launches, restores and preserves the app.
-    public let session: RestorationSession
+    package let session: RestorationSession
     let delegate: BancaAppDelegate
     var application: Application { session.application }
 
@@ -32,7 +32,7 @@ public final class BancaApp {
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
-    public init(
+    package init(
         buildNumber: String, camera: PermissionState, currencies: [Currency] = Currency.catalog,
         limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
@@ -52,7 +52,7 @@ public final class BancaApp {
 
 
     /// The two currencies (the data model).
-    public var pair: CurrencyPair { delegate.pair }
+    package var pair: CurrencyPair { delegate.pair }
 
     // MARK: The hierarchy, as the app knows it
 

@@ -58,23 +58,23 @@ final class BancaAppDelegate: ApplicationDelegate {
 }
 
 /// The restoration identifiers of Banca's controllers and views (CONTRACT.md names the navigation controllers).
-public enum RestorationID {
+package enum RestorationID {
     /// The window's root navigation controller.
-    public static let mainNavigation = "MainNC"
+    package static let mainNavigation = "MainNC"
     /// The converter, the main navigation controller's root.
-    public static let converter = "ConverterViewController"
+    package static let converter = "ConverterViewController"
     /// The camera screen, pushed to scan a price.
-    public static let scan = "ScanViewController"
+    package static let scan = "ScanViewController"
     /// The navigation controller About is presented in.
-    public static let aboutNavigation = "AboutNC"
+    package static let aboutNavigation = "AboutNC"
     /// About.
-    public static let about = "AboutViewController"
+    package static let about = "AboutViewController"
     /// The navigation controller the currency list is presented in.
-    public static let currenciesNavigation = "CurrenciesNC"
+    package static let currenciesNavigation = "CurrenciesNC"
     /// The currency list.
-    public static let currencies = "CurrenciesViewController"
+    package static let currencies = "CurrenciesViewController"
     /// The currency list's table view (it saves the selection and scroll position).
-    public static let currencyTable = "CurrencyTableView"
+    package static let currencyTable = "CurrencyTableView"
 }
 
 extension BancaAppDelegate {

@@ -6,7 +6,7 @@ internal import RestorationKit
 /// screen pushed over it) with a toolbar, and About or the currency list as a card over it, dimmed.
 extension BancaApp {
     /// The current screen drawn as text for people.
-    public func screen() -> String {
+    package func screen() -> String {
         PhoneFrame(
             statusLeft: " 9:41  build \(buildNumber)", statusRight: "camera \(camera.rawValue) · \(lifecycle.rawValue) ",
             body: scanStep.map(scanBody) ?? converterBody(), bar: "   ⓘ about            ▣ scan            ⇅ swap",

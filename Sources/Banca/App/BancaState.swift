@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import FoundationEssentials
 internal import RelaunchContract
 internal import RestorationKit
@@ -6,42 +6,42 @@ internal import RestorationKit
 /// Banca's state as `relaunchctl app state --json` shows it: CONTRACT.md's common keys and its own.
 ///
 /// Absent values encode as JSON `null`, never as missing keys.
-public struct BancaState: Equatable, Sendable, Encodable {
+package struct BancaState: Equatable, Sendable, Encodable {
     /// The currency list, while it is presented.
-    public struct CurrencyList: Equatable, Sendable, Encodable {
+    package struct CurrencyList: Equatable, Sendable, Encodable {
         /// `from` or `to`: the currency it picks.
-        public var side: String
+        package var side: String
         /// The selected currency's code, or nil.
-        public var selected: String?
+        package var selected: String?
         /// The code of the first currency in view (the scroll position by model identifier).
-        public var firstVisible: String?
+        package var firstVisible: String?
         /// The scroll offset in points.
-        public var scrollOffset: Double
+        package var scrollOffset: Double
     }
 
     /// The keys every app has: launch, lifecycle, paths, presented, restoredVia, lastExit, permissions.
-    public var common: CommonAppState
+    package var common: CommonAppState
     /// The running build.
-    public var buildNumber: String
+    package var buildNumber: String
     /// The amount as typed.
-    public var amount: String
+    package var amount: String
     /// The two currencies' codes, `from` and `to`.
-    public var currencies: [String: String]
+    package var currencies: [String: String]
     /// The amount converted, two decimals.
-    public var converted: String
+    package var converted: String
     /// The currency list, or nil when it is not presented.
-    public var currencyList: CurrencyList?
+    package var currencyList: CurrencyList?
     /// What the camera screen shows (`scanning`, `denied`), or nil when it is not pushed.
-    public var scan: String?
+    package var scan: String?
 
     /// Equal when they encode to the same JSON.
-    public static func == (lhs: BancaState, rhs: BancaState) -> Bool { lhs.json == rhs.json }
+    package static func == (lhs: BancaState, rhs: BancaState) -> Bool { lhs.json == rhs.json }
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String { CommonAppState.json(self) }
+    package var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then Banca's; absent values as `null` (an optional's `encode`, not `encodeIfPresent`).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try common.encode(into: &container)
         try container.encode(buildNumber, forKey: "buildNumber")
@@ -55,7 +55,7 @@ public struct BancaState: Equatable, Sendable, Encodable {
 
 extension BancaApp {
     /// The state, as a value.
-    public func state() -> BancaState {
+    package func state() -> BancaState {
         let amount = converter?.amount ?? Amount("")!
         return BancaState(
             common: CommonAppState(session: session, lastExit: lastExit, permissions: [.camera: camera]),
@@ -72,5 +72,5 @@ extension BancaApp {
     }
 
     /// The state as JSON with CONTRACT.md's keys (sorted; absent values null).
-    public func stateJSON() -> String { state().json }
+    package func stateJSON() -> String { state().json }
 }

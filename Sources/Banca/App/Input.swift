@@ -1,7 +1,7 @@
 internal import RelaunchContract
 
 /// Input Banca cannot take; every message says what is accepted.
-public enum BancaInputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum BancaInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
     case unknownElement(String)
     /// `currency:CODE` names no currency.
@@ -18,11 +18,11 @@ public enum BancaInputError: Error, Equatable, Sendable, CustomStringConvertible
     case inBackground
 
     /// Every element name, for messages.
-    public static let acceptedElements =
+    package static let acceptedElements =
         "about, currencies:from, currencies:to, swap, scan, capture, open-settings, back, currency:CODE, scroll-up, scroll-down, done"
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownElement(let element):
             "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"

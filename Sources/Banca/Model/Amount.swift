@@ -1,16 +1,16 @@
 /// The amount typed into the converter, kept as typed (restoration brings back the text, not a
 /// number), and what it converts to.
-public struct Amount: Sendable, Equatable {
+package struct Amount: Sendable, Equatable {
     /// The most digits before the decimal point.
-    public static let maximumWholeDigits = 9
+    package static let maximumWholeDigits = 9
     /// The most digits after it.
-    public static let maximumDecimals = 2
+    package static let maximumDecimals = 2
 
     /// The text as typed: empty, or digits with at most one `.` and two decimals.
-    public let text: String
+    package let text: String
 
     /// The amount `text`, or nil when it is not a plain decimal number of the accepted size.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = parts[0]
         let decimals = parts.count == 2 ? parts[1] : ""
@@ -22,7 +22,7 @@ public struct Amount: Sendable, Equatable {
     }
 
     /// Its value in hundredths (`12.5` is 1250); zero when empty.
-    public var hundredths: Int64 {
+    package var hundredths: Int64 {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = Int64(parts[0]) ?? 0
         let decimals = parts.count == 2 ? String(parts[1]) : ""
@@ -31,12 +31,12 @@ public struct Amount: Sendable, Equatable {
     }
 
     /// The amount converted from `from` to `to`, with two decimals (`"13.52"`).
-    public func converted(from: Currency, to: Currency) -> String {
+    package func converted(from: Currency, to: Currency) -> String {
         Self.format(hundredths: (Double(hundredths) * to.perEuro / from.perEuro).rounded())
     }
 
     /// What one unit of `from` buys in `to`, with four decimals (`"1.0900"`).
-    public static func rate(from: Currency, to: Currency) -> String {
+    package static func rate(from: Currency, to: Currency) -> String {
         let tenThousandths = Int64((to.perEuro / from.perEuro * 10_000).rounded())
         let fraction = String(tenThousandths % 10_000)
         return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction

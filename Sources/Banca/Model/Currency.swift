@@ -1,25 +1,25 @@
 /// A currency the converter knows: its ISO 4217 code (the model identifier the list saves), its name
 /// and a fixed demo rate.
-public struct Currency: Sendable, Equatable, Identifiable {
+package struct Currency: Sendable, Equatable, Identifiable {
     /// The ISO 4217 code, e.g. `EUR`; used in `tap currency:CODE` and saved by the list's model association.
-    public var id: String
+    package var id: String
     /// The name shown in the list.
-    public var name: String
+    package var name: String
     /// How many units of it one euro buys (the demo's fixed rates, not live ones).
-    public var perEuro: Double
+    package var perEuro: Double
 
     /// A currency with the given code, name and rate.
-    public init(id: String, name: String, perEuro: Double) {
+    package init(id: String, name: String, perEuro: Double) {
         self.id = id
         self.name = name
         self.perEuro = perEuro
     }
 
     /// The day the demo's rates are from (shown in About).
-    public static let ratesDate = "2024-06-03"
+    package static let ratesDate = "2024-06-03"
 
     /// The currencies the demo ships with, by code.
-    public static let catalog: [Currency] = [
+    package static let catalog: [Currency] = [
         Currency(id: "AUD", name: "Australian Dollar", perEuro: 1.63),
         Currency(id: "BRL", name: "Brazilian Real", perEuro: 5.64),
         Currency(id: "CAD", name: "Canadian Dollar", perEuro: 1.48),

@@ -1,8 +1,8 @@
 /// The two currencies the converter converts between: the app's data model (its settings), saved
 /// apart from the restoration archive (`AppEffect.saveData`), so a force quit keeps them.
-public struct CurrencyPair: Sendable, Equatable {
+package struct CurrencyPair: Sendable, Equatable {
     /// Which of the two.
-    public enum Side: String, Sendable, CaseIterable {
+    package enum Side: String, Sendable, CaseIterable {
         /// The currency the amount is in.
         case from
         /// The currency it is converted to.
@@ -10,32 +10,32 @@ public struct CurrencyPair: Sendable, Equatable {
     }
 
     /// The code of the currency the amount is in.
-    public var from: String
+    package var from: String
     /// The code of the currency it is converted to.
-    public var to: String
+    package var to: String
 
     /// A pair of currency codes.
-    public init(from: String, to: String) {
+    package init(from: String, to: String) {
         self.from = from
         self.to = to
     }
 
     /// What a fresh install converts: euros to US dollars.
-    public static let initial = CurrencyPair(from: "EUR", to: "USD")
+    package static let initial = CurrencyPair(from: "EUR", to: "USD")
 
     /// The code on `side`.
-    public subscript(side: Side) -> String {
+    package subscript(side: Side) -> String {
         get { side == .from ? from : to }
         set { if side == .from { from = newValue } else { to = newValue } }
     }
 
     /// The pair as saved: `from=EUR\nto=USD\n`.
-    public var bytes: [UInt8] { Array("from=\(from)\nto=\(to)\n".utf8) }
+    package var bytes: [UInt8] { Array("from=\(from)\nto=\(to)\n".utf8) }
 
     /// The pair saved as `bytes`, both codes in `catalog`.
     ///
     /// - Throws: `DataError` naming what could not be read.
-    public init(bytes: [UInt8], catalog: [Currency]) throws(DataError) {
+    package init(bytes: [UInt8], catalog: [Currency]) throws(DataError) {
         var values: [String: String] = [:]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -51,10 +51,10 @@ public struct CurrencyPair: Sendable, Equatable {
     }
 
     /// Saved currencies that cannot be read.
-    public struct DataError: Error, CustomStringConvertible {
+    package struct DataError: Error, CustomStringConvertible {
         /// What was wrong.
-        public var detail: String
+        package var detail: String
         /// One line.
-        public var description: String { "the saved currencies cannot be read: \(detail); using EUR and USD" }
+        package var description: String { "the saved currencies cannot be read: \(detail); using EUR and USD" }
     }
 }

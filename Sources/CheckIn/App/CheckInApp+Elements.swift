@@ -1,10 +1,10 @@
 internal import RestorationKit
-public import RelaunchApp
+package import RelaunchApp
 
 extension CheckInApp {
     /// What the current screen accepts, so scripts and people can discover it: the taps on screen
     /// (none in the background), then the form's fields when the check-in modal shows it.
-    public func elements() -> [ScreenElement] {
+    package func elements() -> [ScreenElement] {
         guard lifecycle == .active else { return [] }
         var elements = onScreenElements().map { element in
             ScreenElement(name: element.name, isField: false, description: Self.describe(element))

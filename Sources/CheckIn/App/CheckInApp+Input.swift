@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
@@ -10,7 +10,7 @@ extension CheckInApp {
     ///   preserves state.
     /// - Throws: `InputError` for an unknown element or venue, one not on screen now, or when in the background.
     @discardableResult
-    public func tap(_ element: String) throws(InputError) -> [AppEffect] {
+    package func tap(_ element: String) throws(InputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         let parsed = try Element(parsing: element)
         if case .venue(let id) = parsed, !delegate.venues.contains(where: { $0.id == id }) {
@@ -44,7 +44,7 @@ extension CheckInApp {
     /// - Throws: `InputError` for an unknown field, a party size that is not a number from 1 to 20,
     ///   text that is too long, a form not on screen, or when in the background.
     @discardableResult
-    public func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         guard let parsed = Field(rawValue: field) else { throw .unknownField(field) }
         guard let modal else { throw .formNotOnScreen }
@@ -65,7 +65,7 @@ extension CheckInApp {
 
     /// Brings the app back; a modal at `denied` moves on to `scan` if the camera is now allowed.
     @discardableResult
-    public func foreground() -> [AppEffect] {
+    package func foreground() -> [AppEffect] {
         guard let effects = session.enterForeground() else { return [] }
         modal?.form.resume(camera: camera)
         return effects

@@ -1,5 +1,5 @@
-public import RelaunchApp
-public import RestorationKit
+package import RelaunchApp
+package import RestorationKit
 
 /// Launching from saved state, preserving it, and quitting.
 extension CheckInApp {
@@ -13,7 +13,7 @@ extension CheckInApp {
     ///   - restoringMark: The restoring mark (a `RestoringMarkFile`; `MemoryRestoringMark` in tests).
     /// - Returns: The report; its `actions` hold what the caller must still do (delete discarded copies).
     @discardableResult
-    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
+    package func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
         let report = session.launch(candidates: candidates, restoringMark: restoringMark)
         modal?.form.resume(camera: camera)
         return report

@@ -1,6 +1,6 @@
-public import RelaunchApp
-public import RelaunchContract
-public import RestorationKit
+package import RelaunchApp
+package import RelaunchContract
+package import RestorationKit
 
 /// The check-in app of seed 002 as a library: the executable feeds it input and archives and does
 /// the I/O its effects ask for.
@@ -8,21 +8,21 @@ public import RestorationKit
 /// A venues tab (a list with model association and a pushed detail) and a check-in tab whose button
 /// presents `CheckInModalNavigationController` with `CheckInModalViewController` over a dimmed
 /// overlay. Not thread-safe: use it from one task or actor.
-public final class CheckInApp {
+package final class CheckInApp {
     /// The running build; archives from another build are discarded.
-    public let buildNumber: String
+    package let buildNumber: String
     /// The camera permission as the permission daemon last said.
-    public private(set) var camera: PermissionState
+    package private(set) var camera: PermissionState
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
     /// The last launch's report, nil before `launch`.
-    public var launchReport: LaunchReport? { session.launchReport }
+    package var launchReport: LaunchReport? { session.launchReport }
 
     let application: Application
     let delegate: CheckInAppDelegate
     /// Launch, preservation and quits, as every hosted app does them.
     /// The session that launches, restores and preserves the app.
-    public let session: RestorationSession
+    package let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -33,7 +33,7 @@ public final class CheckInApp {
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
-    public init(
+    package init(
         buildNumber: String, camera: PermissionState, venues: [Venue] = Venue.catalog,
         limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
@@ -54,7 +54,7 @@ public final class CheckInApp {
 
 
     /// Sets the camera permission; an active app with the modal at `denied` moves on to `scan` if allowed.
-    public func setCamera(_ state: PermissionState) {
+    package func setCamera(_ state: PermissionState) {
         camera = state
         if lifecycle == .active { modal?.form.resume(camera: camera) }
     }

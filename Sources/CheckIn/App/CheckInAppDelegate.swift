@@ -43,25 +43,25 @@ final class CheckInAppDelegate: ApplicationDelegate {
 }
 
 /// The restoration identifiers of the check-in app's controllers (CONTRACT.md names the first four).
-public enum RestorationID {
+package enum RestorationID {
     /// The tab bar at the root.
-    public static let tabs = "TabViewController"
+    package static let tabs = "TabViewController"
     /// The check-in tab.
-    public static let checkIn = "CheckInViewController"
+    package static let checkIn = "CheckInViewController"
     /// The navigation controller the check-in modal is presented in.
-    public static let modalNavigation = "CheckInModalNavigationController"
+    package static let modalNavigation = "CheckInModalNavigationController"
     /// The check-in modal.
-    public static let modal = "CheckInModalViewController"
+    package static let modal = "CheckInModalViewController"
     /// The venues tab's navigation controller.
-    public static let venuesNavigation = "VenuesNavigationController"
+    package static let venuesNavigation = "VenuesNavigationController"
     /// The venue list.
-    public static let venueList = "VenueListViewController"
+    package static let venueList = "VenueListViewController"
     /// The venue list's table view.
-    public static let venueTable = "VenueTableView"
+    package static let venueTable = "VenueTableView"
     /// The check-in modal's note.
-    public static let noteView = "NoteTextView"
+    package static let noteView = "NoteTextView"
     /// A venue's detail, pushed from the list.
-    public static let venueDetail = "VenueDetailViewController"
+    package static let venueDetail = "VenueDetailViewController"
 }
 
 extension CheckInAppDelegate {

@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import FoundationEssentials
 internal import RelaunchContract
 internal import RestorationKit
@@ -6,57 +6,57 @@ internal import RestorationKit
 /// The app's state as `relaunchctl app state --json` shows it: CONTRACT.md's keys and a few more.
 ///
 /// Absent values encode as JSON `null`, never as missing keys.
-public struct CheckInState: Equatable, Sendable, Encodable {
+package struct CheckInState: Equatable, Sendable, Encodable {
     /// The check-in modal's form.
-    public struct Modal: Equatable, Sendable, Encodable {
+    package struct Modal: Equatable, Sendable, Encodable {
         /// The venue typed or picked.
-        public var venue: String
+        package var venue: String
         /// How many people check in (a JSON number).
-        public var partySize: Int
+        package var partySize: Int
         /// The free note.
-        public var note: String
+        package var note: String
         /// `details`, `scan` or `denied`.
-        public var step: String
+        package var step: String
     }
 
     /// `launch.outcome` (`fresh`, `restored`, `discarded`) and `launch.reason`.
-    public var launch: (outcome: String, reason: String?)
+    package var launch: (outcome: String, reason: String?)
     /// `launching`, `active` or `background`.
-    public var lifecycle: String
+    package var lifecycle: String
     /// `venues` or `check-in`.
-    public var selectedTab: String
+    package var selectedTab: String
     /// Every restoration path in the hierarchy, parents first.
-    public var paths: [String]
+    package var paths: [String]
     /// The presented controller's path, or nil.
-    public var presented: String?
+    package var presented: String?
     /// How each path was restored at the last launch.
-    public var restoredVia: [String: String]
+    package var restoredVia: [String: String]
     /// The check-in form, or nil when the modal is not presented.
-    public var modal: Modal?
+    package var modal: Modal?
     /// The running build.
-    public var buildNumber: String
+    package var buildNumber: String
     /// The camera permission.
-    public var camera: String
+    package var camera: String
     /// The overlay's effect behind the modal, or nil (none, or no modal).
-    public var overlay: String?
+    package var overlay: String?
     /// The presented controller's presentation style, or nil.
-    public var modalPresentationStyle: String?
+    package var modalPresentationStyle: String?
     /// The presented controller's transitioning delegate, or nil.
-    public var transitioningDelegate: String?
+    package var transitioningDelegate: String?
     /// The venue selected in the list, or nil.
-    public var selectedVenue: String?
+    package var selectedVenue: String?
     /// The venue whose detail is pushed, or nil.
-    public var venueDetail: String?
+    package var venueDetail: String?
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
 
     /// Equal when they encode to the same JSON.
-    public static func == (lhs: CheckInState, rhs: CheckInState) -> Bool {
+    package static func == (lhs: CheckInState, rhs: CheckInState) -> Bool {
         lhs.json == rhs.json
     }
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Only strings, numbers and nulls: encoding cannot fail.
@@ -70,7 +70,7 @@ public struct CheckInState: Equatable, Sendable, Encodable {
     }
 
     /// Encodes the contract keys; absent values as `null`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         var launchContainer = container.nestedContainer(keyedBy: Key.self, forKey: .launch)
         try launchContainer.encode(launch.outcome, forKey: .outcome)
@@ -103,7 +103,7 @@ public struct CheckInState: Equatable, Sendable, Encodable {
 
 extension CheckInApp {
     /// The state, as a value.
-    public func state() -> CheckInState {
+    package func state() -> CheckInState {
         let presentedController = application.window.topViewController.flatMap { $0.presentingViewController == nil ? nil : $0 }
         let launch = launchReport.map { ($0.outcome.rawValue, $0.discardReason?.rawValue) } ?? ("fresh", nil)
         return CheckInState(
@@ -128,5 +128,5 @@ extension CheckInApp {
     }
 
     /// The state as JSON with CONTRACT.md's keys (sorted; `reason`, `presented`, `modal` null when absent).
-    public func stateJSON() -> String { state().json }
+    package func stateJSON() -> String { state().json }
 }

@@ -1,6 +1,6 @@
 internal import RelaunchContract
 /// Input the app cannot take; every message says what is accepted.
-public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
     case unknownElement(String)
     /// `venue:ID` names no venue.
@@ -19,12 +19,12 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     case inBackground
 
     /// Every element name, for messages.
-    public static let acceptedElements = "tab:venues, tab:check-in, check-in, scan, open-settings, done, venue:ID"
+    package static let acceptedElements = "tab:venues, tab:check-in, check-in, scan, open-settings, done, venue:ID"
     /// Every field name, for messages.
-    public static let acceptedFields = "venue, party-size, note"
+    package static let acceptedFields = "venue, party-size, note"
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownElement(let element):
             "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"
@@ -48,7 +48,7 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A tab of the root tab bar, by its name in `tap tab:NAME` and the state JSON.
-public enum Tab: String, Sendable, CaseIterable {
+package enum Tab: String, Sendable, CaseIterable {
     /// The venue list and its pushed details.
     case venues
     /// The check-in button.

@@ -69,7 +69,7 @@ struct ScreenRenderer {
 
 extension CheckInApp {
     /// The current screen drawn as text for people.
-    public func screen() -> String {
+    package func screen() -> String {
         ScreenRenderer(
             model: .init(
                 buildNumber: buildNumber, lifecycle: lifecycle.rawValue, camera: camera.rawValue, selectedTab: selectedTab,

@@ -81,7 +81,7 @@ final class CheckInModalViewController: ViewController, ViewControllerRestoratio
 }
 
 /// The dimming behind the check-in modal (the seed's `UIVisualEffectView`).
-public enum VisualEffect: String, Sendable {
+package enum VisualEffect: String, Sendable {
     /// A dark blur over the presenter.
     case dimmedBlur
 }

@@ -1,18 +1,18 @@
 /// A place to check in at: the app's data model (kept outside restorable state, which saves only its id).
-public struct Venue: Sendable, Equatable, Identifiable {
+package struct Venue: Sendable, Equatable, Identifiable {
     /// A stable identifier, used in `tap venue:ID` and saved by the venue list's model association.
-    public var id: String
+    package var id: String
     /// The name shown in the list.
-    public var name: String
+    package var name: String
 
     /// A venue with the given id and name.
-    public init(id: String, name: String) {
+    package init(id: String, name: String) {
         self.id = id
         self.name = name
     }
 
     /// The venues the demo ships with.
-    public static let catalog: [Venue] = [
+    package static let catalog: [Venue] = [
         Venue(id: "blue-bottle", name: "Blue Bottle Coffee"),
         Venue(id: "ferry-building", name: "Ferry Building"),
         Venue(id: "tartine", name: "Tartine Bakery"),

@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
@@ -11,7 +11,7 @@ extension ColorboardApp {
     /// - Throws: `ColorboardInputError` for an unknown element or color, one not on screen now, a full
     ///   list, or when in the background.
     @discardableResult
-    public func tap(_ element: String) throws(ColorboardInputError) -> [AppEffect] {
+    package func tap(_ element: String) throws(ColorboardInputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         let parsed = try ColorboardElement(parsing: element)
         if case .color(let id) = parsed, store.color(id) == nil { throw .unknownColor(id, accepted: store.colors.map(\.id)) }
@@ -59,7 +59,7 @@ extension ColorboardApp {
     /// - Throws: `ColorboardInputError` for an unknown field, a component that is not a number from 0
     ///   to 1, a name that is too long, no editor on screen, or when in the background.
     @discardableResult
-    public func type(_ field: String, _ text: String) throws(ColorboardInputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String) throws(ColorboardInputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         guard let parsed = ColorboardField(rawValue: field) else { throw .unknownField(field) }
         guard let editor else { throw .editorNotOnScreen }
@@ -85,14 +85,14 @@ extension ColorboardApp {
 
     /// Brings the app back; an editor whose swatch was denied may try again if photos is now allowed.
     @discardableResult
-    public func foreground() -> [AppEffect] {
+    package func foreground() -> [AppEffect] {
         guard let effects = session.enterForeground() else { return [] }
         resumeSwatch()
         return effects
     }
 
     /// What the current screen accepts: its taps (none in the background), then the editor's fields.
-    public func elements() -> [ScreenElement] {
+    package func elements() -> [ScreenElement] {
         guard lifecycle == .active else { return [] }
         var elements = onScreenElements().map { ScreenElement(name: $0.name, isField: false, description: describe($0)) }
         if editor != nil {

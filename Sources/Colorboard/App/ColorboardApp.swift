@@ -1,6 +1,6 @@
-public import RelaunchApp
-public import RelaunchContract
-public import RestorationKit
+package import RelaunchApp
+package import RelaunchContract
+package import RestorationKit
 
 /// Seed 001's Colorboard as a library: laid out by its storyboard file (`Colorboard.storyboard`), a
 /// navigation controller whose root is the table of colors; `add` presents a new color in a
@@ -10,21 +10,21 @@ public import RestorationKit
 /// Restoration identifiers are the storyboard ids; the editor comes back through its restoration
 /// class from the storyboard the coder names. The color list is the data model (`ColorStore`), saved
 /// apart from the archive. Not thread-safe: use it from one task or actor.
-public final class ColorboardApp {
+package final class ColorboardApp {
     /// The running build; archives from another build are discarded.
-    public let buildNumber: String
+    package let buildNumber: String
     /// The photos permission as the permission daemon last said (saving a swatch needs it).
-    public private(set) var photos: PermissionState
+    package private(set) var photos: PermissionState
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
     /// The color list and the saved swatches.
-    public let store = ColorStore()
+    package let store = ColorStore()
 
     let storyboard: Storyboard
     let application: Application
     /// Launch, preservation and quits, as every hosted app does them.
     /// The session that launches, restores and preserves the app.
-    public let session: RestorationSession
+    package let session: RestorationSession
 
     /// An app for `buildNumber`, not launched yet.
     ///
@@ -34,7 +34,7 @@ public final class ColorboardApp {
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
-    public init(
+    package init(
         buildNumber: String, photos: PermissionState, limits: ArchiveLimits = .default,
         wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
@@ -52,10 +52,10 @@ public final class ColorboardApp {
 
 
     /// The last launch's report, nil before `launch`.
-    public var launchReport: LaunchReport? { session.launchReport }
+    package var launchReport: LaunchReport? { session.launchReport }
 
     /// Sets the photos permission; an active editor whose swatch was denied may try again if allowed.
-    public func setPhotos(_ state: PermissionState) {
+    package func setPhotos(_ state: PermissionState) {
         photos = state
         if lifecycle == .active { resumeSwatch() }
     }

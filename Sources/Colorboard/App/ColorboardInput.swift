@@ -1,7 +1,7 @@
 internal import RelaunchContract
 
 /// Input Colorboard cannot take; every message says what is accepted.
-public enum ColorboardInputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ColorboardInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
     case unknownElement(String)
     /// `color:ID` names no color of the list.
@@ -22,12 +22,12 @@ public enum ColorboardInputError: Error, Equatable, Sendable, CustomStringConver
     case inBackground
 
     /// Every element name, for messages.
-    public static let acceptedElements = "add, color:ID, back, done, cancel, save-swatch, open-settings"
+    package static let acceptedElements = "add, color:ID, back, done, cancel, save-swatch, open-settings"
     /// Every field name, for messages.
-    public static let acceptedFields = "name, red, green, blue"
+    package static let acceptedFields = "name, red, green, blue"
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownElement(let element):
             "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"

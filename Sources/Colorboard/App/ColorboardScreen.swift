@@ -6,7 +6,7 @@ internal import RestorationKit
 /// editor in its place, or a new color's editor as a card over the dimmed list.
 extension ColorboardApp {
     /// The current screen drawn as text for people.
-    public func screen() -> String {
+    package func screen() -> String {
         let body: [String]
         if let editor = pushedEditor {
             body = [" ‹ Colors [back]", " Edit Color", ""] + editorLines(editor).map { " " + $0 }

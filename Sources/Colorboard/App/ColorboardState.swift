@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import FoundationEssentials
 internal import RelaunchContract
 internal import RestorationKit
@@ -6,58 +6,58 @@ internal import RestorationKit
 /// Colorboard's state as `relaunchctl app state --json` shows it: the common keys, then its own.
 ///
 /// Absent values encode as JSON `null`, never as missing keys.
-public struct ColorboardState: Equatable, Sendable, Encodable {
+package struct ColorboardState: Equatable, Sendable, Encodable {
     /// One color of the list (the data model).
-    public struct Color: Equatable, Sendable, Encodable {
+    package struct Color: Equatable, Sendable, Encodable {
         /// Its id, as `tap color:ID` takes it.
-        public var id: String
+        package var id: String
         /// Its name.
-        public var name: String
+        package var name: String
         /// Components, 0 to 1.
-        public var red: Double
-        public var green: Double
-        public var blue: Double
+        package var red: Double
+        package var green: Double
+        package var blue: Double
         /// `#RRGGBB`.
-        public var hex: String
+        package var hex: String
     }
 
     /// The color editor on screen (restorable state: what is typed until it goes away).
-    public struct Editor: Equatable, Sendable, Encodable {
+    package struct Editor: Equatable, Sendable, Encodable {
         /// The color it edits.
-        public var colorID: String
+        package var colorID: String
         /// Whether it edits a color of the list (pushed) rather than a new one (presented).
-        public var existing: Bool
+        package var existing: Bool
         /// The name field.
-        public var name: String
+        package var name: String
         /// The sliders, 0 to 1.
-        public var red: Double
-        public var green: Double
-        public var blue: Double
+        package var red: Double
+        package var green: Double
+        package var blue: Double
         /// `#RRGGBB` of the sliders.
-        public var hex: String
+        package var hex: String
         /// `none`, `saved` or `denied`.
-        public var swatch: String
+        package var swatch: String
     }
 
     /// The keys every app has.
-    public var common: CommonAppState
+    package var common: CommonAppState
     /// The running build.
-    public var buildNumber: String
+    package var buildNumber: String
     /// The color list.
-    public var colors: [Color]
+    package var colors: [Color]
     /// The swatches saved to the photo library.
-    public var swatches: [String]
+    package var swatches: [String]
     /// The editor on screen, or nil.
-    public var editor: Editor?
+    package var editor: Editor?
 
     /// Equal when they encode to the same JSON.
-    public static func == (lhs: ColorboardState, rhs: ColorboardState) -> Bool { lhs.json == rhs.json }
+    package static func == (lhs: ColorboardState, rhs: ColorboardState) -> Bool { lhs.json == rhs.json }
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String { CommonAppState.json(self) }
+    package var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then `buildNumber`, `colors`, `swatches` and `editor`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try common.encode(into: &container)
         try container.encode(buildNumber, forKey: "buildNumber")
@@ -69,7 +69,7 @@ public struct ColorboardState: Equatable, Sendable, Encodable {
 
 extension ColorboardApp {
     /// The state, as a value.
-    public func state() -> ColorboardState {
+    package func state() -> ColorboardState {
         ColorboardState(
             common: CommonAppState(session: session, lastExit: lastExit, permissions: [.photos: photos]),
             buildNumber: buildNumber,
@@ -83,5 +83,5 @@ extension ColorboardApp {
     }
 
     /// The state as JSON (sorted keys; `reason`, `presented`, `editor`, `lastExit` null when absent).
-    public func stateJSON() -> String { state().json }
+    package func stateJSON() -> String { state().json }
 }

@@ -1,22 +1,22 @@
 /// A color the user keeps (the seed's `BNRColorDescription`): part of the app's data model, so it
 /// lives in `ColorStore` and is saved apart from the restoration archive, which saves only its id.
-public final class BNRColorDescription {
+package final class BNRColorDescription {
     /// The longest name accepted.
-    public static let maximumNameLength = 40
+    package static let maximumNameLength = 40
 
     /// A stable identifier (`c1`, `c2`, ...), used in `tap color:ID` and saved by the editor.
-    public let id: String
+    package let id: String
     /// The name shown in the list.
-    public var name: String
+    package var name: String
     /// The red component, 0 to 1.
-    public var red: Double
+    package var red: Double
     /// The green component, 0 to 1.
-    public var green: Double
+    package var green: Double
     /// The blue component, 0 to 1.
-    public var blue: Double
+    package var blue: Double
 
     /// A color; by default the seed's: blue, named "Blue".
-    public init(id: String, name: String = "Blue", red: Double = 0, green: Double = 0, blue: Double = 1) {
+    package init(id: String, name: String = "Blue", red: Double = 0, green: Double = 0, blue: Double = 1) {
         self.id = id
         self.name = name
         self.red = red
@@ -25,7 +25,7 @@ public final class BNRColorDescription {
     }
 
     /// `#RRGGBB`.
-    public var hex: String { Self.hex(red, green, blue) }
+    package var hex: String { Self.hex(red, green, blue) }
 
     /// `#RRGGBB` for components from 0 to 1.
     static func hex(_ red: Double, _ green: Double, _ blue: Double) -> String {

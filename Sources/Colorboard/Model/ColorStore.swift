@@ -2,26 +2,26 @@ internal import FoundationEssentials
 
 /// The app's data model: the list of colors and the swatches saved to the photo library. It is
 /// saved as JSON in `app.data` (`AppEffect.saveData`) whenever it changes, never in the archive.
-public final class ColorStore {
+package final class ColorStore {
     /// The most colors the list holds.
-    public static let maximumColors = 100
+    package static let maximumColors = 100
     /// The most swatches remembered.
-    public static let maximumSwatches = 100
+    package static let maximumSwatches = 100
 
     /// The colors, in list order.
-    public private(set) var colors: [BNRColorDescription]
+    package private(set) var colors: [BNRColorDescription]
     /// The swatches saved to the photo library, oldest first (`Name #RRGGBB`).
-    public private(set) var swatches: [String] = []
+    package private(set) var swatches: [String] = []
     private var nextNumber: Int
 
     /// The list the app starts with: the seed's one blue color.
-    public init() {
+    package init() {
         colors = [BNRColorDescription(id: "c1")]
         nextNumber = 2
     }
 
     /// The color `id`, if the list has it.
-    public func color(_ id: String) -> BNRColorDescription? { colors.first { $0.id == id } }
+    package func color(_ id: String) -> BNRColorDescription? { colors.first { $0.id == id } }
 
     /// A new blue color at the end of the list (the seed's `NewColor` segue adds it at once), or nil
     /// when the list is full.
@@ -65,7 +65,7 @@ public final class ColorStore {
     static let format = 1
 
     /// The model as the bytes `load(_:)` reads.
-    public func data() -> [UInt8] {
+    package func data() -> [UInt8] {
         let saved = Saved(
             format: Self.format, nextNumber: nextNumber,
             colors: colors.map { .init(id: $0.id, name: $0.name, red: $0.red, green: $0.green, blue: $0.blue) },
@@ -79,7 +79,7 @@ public final class ColorStore {
     /// Replaces the model with the one in `bytes`; on any fault it is left as it was.
     ///
     /// - Throws: `ColorDataError` saying what is wrong with the bytes.
-    public func load(_ bytes: [UInt8]) throws(ColorDataError) {
+    package func load(_ bytes: [UInt8]) throws(ColorDataError) {
         let saved: Saved
         do {
             saved = try JSONDecoder().decode(Saved.self, from: Data(bytes))
@@ -108,12 +108,12 @@ public final class ColorStore {
 }
 
 /// Saved data the app cannot read; the host keeps the bytes aside and the app starts with its defaults.
-public enum ColorDataError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ColorDataError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with them.
     case unreadable(String)
 
     /// One line for the journal.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let why): "the saved color list cannot be read: \(why)"
         }

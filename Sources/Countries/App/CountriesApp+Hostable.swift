@@ -1,15 +1,15 @@
-public import RelaunchApp
-public import RelaunchContract
+package import RelaunchApp
+package import RelaunchContract
 internal import RestorationKit
 
 /// The countries app under the Relaunch host library: it uses location, and keeps its defaults in
 /// the host's data file.
 extension CountriesApp: SessionHostedApp {
     /// Location: the settings tab shows it, and the app follows its changes in place.
-    public static var permissions: [Permission] { [.location] }
+    package static var permissions: [Permission] { [.location] }
 
     /// Takes the location permission (the only one the app reads).
-    public func setPermission(_ permission: Permission, to state: PermissionState) {
+    package func setPermission(_ permission: Permission, to state: PermissionState) {
         if permission == .location { setLocation(state) }
     }
 
@@ -17,12 +17,12 @@ extension CountriesApp: SessionHostedApp {
     ///
     /// - Throws: `DefaultsError` when they cannot be read; the host keeps them aside and the app goes
     ///   on with its defaults.
-    public func loadData(_ bytes: [UInt8]) throws {
+    package func loadData(_ bytes: [UInt8]) throws {
         try defaults.load(bytes)
     }
 
     /// A one-line description of the screen, e.g. `Showing Canberra`.
-    public func statusLine() -> String {
+    package func statusLine() -> String {
         if lifecycle == .background { return "In the background, state preserved" }
         switch selectedTab {
         case .countries: return countryDetail.map { "Showing \($0.capital)" } ?? "Showing countries"

@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
@@ -11,7 +11,7 @@ extension CountriesApp {
     ///   the background, so the host preserves state.
     /// - Throws: `InputError` for an unknown element or capital, one not on screen now, or when in the background.
     @discardableResult
-    public func tap(_ element: String) throws(InputError) -> [AppEffect] {
+    package func tap(_ element: String) throws(InputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         let parsed = try Element(parsing: element)
         if case .country(let capital) = parsed, table?.row(ofCapital: capital) == nil { throw .unknownCountry(capital) }
@@ -45,7 +45,7 @@ extension CountriesApp {
     /// Nothing can be typed: the app has no fields.
     ///
     /// - Throws: `InputError.noFields` always (`.inBackground` in the background).
-    public func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
         guard lifecycle == .active else { throw .inBackground }
         throw .noFields(field)
     }
@@ -68,7 +68,7 @@ extension CountriesApp {
     }
 
     /// What the current screen accepts, so scripts and people can discover it (none in the background).
-    public func elements() -> [ScreenElement] {
+    package func elements() -> [ScreenElement] {
         guard lifecycle == .active else { return [] }
         return onScreenElements().map { ScreenElement(name: $0.name, isField: false, description: $0.summary) }
     }

@@ -1,6 +1,6 @@
-public import RelaunchApp
-public import RelaunchContract
-public import RestorationKit
+package import RelaunchApp
+package import RelaunchContract
+package import RestorationKit
 
 /// The countries app of seed 004 as a library: the executable feeds it input, saved state and its
 /// defaults, and does the I/O its effects ask for.
@@ -10,16 +10,16 @@ public import RestorationKit
 /// app's defaults. Restored: the selected tab, the table's scroll position and selection by capital,
 /// and the navigation stack. It follows the location permission in place (a change of it kills no
 /// app under the ios policy). Not thread-safe: use it from one task or actor.
-public final class CountriesApp {
+package final class CountriesApp {
     /// The running build; archives from another build are discarded.
-    public let buildNumber: String
+    package let buildNumber: String
     /// The location permission as the permission daemon last said.
-    public private(set) var location: PermissionState
+    package private(set) var location: PermissionState
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
 
     /// The session that launches, restores and preserves the app.
-    public let session: RestorationSession
+    package let session: RestorationSession
     let delegate: CountriesAppDelegate
 
     /// An app for `buildNumber`, not launched yet.
@@ -31,7 +31,7 @@ public final class CountriesApp {
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
-    public init(
+    package init(
         buildNumber: String, location: PermissionState, countries: [Country] = Country.catalog,
         limits: ArchiveLimits = .default, wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
@@ -48,14 +48,14 @@ public final class CountriesApp {
     }
 
     /// The last launch's report, nil before `launch`.
-    public var launchReport: LaunchReport? { session.launchReport }
+    package var launchReport: LaunchReport? { session.launchReport }
     /// The settings (the seed's user defaults).
-    public var defaults: Defaults { delegate.defaults }
+    package var defaults: Defaults { delegate.defaults }
     /// The table's data.
-    public var countries: [Country] { delegate.countries }
+    package var countries: [Country] { delegate.countries }
 
     /// Takes the location permission; the screen and the state show it at once, without a relaunch.
-    public func setLocation(_ state: PermissionState) {
+    package func setLocation(_ state: PermissionState) {
         location = state
     }
 

@@ -77,19 +77,19 @@ enum Segue {
 }
 
 /// The restoration identifiers (the storyboard ids) of the countries app's controllers and views.
-public enum RestorationID {
+package enum RestorationID {
     /// The tab bar at the root.
-    public static let tabs = "TabBarController"
+    package static let tabs = "TabBarController"
     /// The countries tab's navigation controller.
-    public static let countriesNavigation = "CountriesNavigationController"
+    package static let countriesNavigation = "CountriesNavigationController"
     /// The countries table's controller.
-    public static let countriesTableController = "CountriesTableViewController"
+    package static let countriesTableController = "CountriesTableViewController"
     /// The countries table view (it saves the selection and scroll position).
-    public static let countriesTable = "CountriesTableView"
+    package static let countriesTable = "CountriesTableView"
     /// A country's capital, pushed from the table.
-    public static let country = "CountryViewController"
+    package static let country = "CountryViewController"
     /// The settings tab's navigation controller.
-    public static let settingsNavigation = "SettingsNavigationController"
+    package static let settingsNavigation = "SettingsNavigationController"
     /// The settings.
-    public static let settings = "SettingsViewController"
+    package static let settings = "SettingsViewController"
 }

@@ -73,7 +73,7 @@ struct CountriesScreen {
 
 extension CountriesApp {
     /// The current screen drawn as text for people.
-    public func screen() -> String {
+    package func screen() -> String {
         let table = self.table
         return CountriesScreen(
             model: .init(

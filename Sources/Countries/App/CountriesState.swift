@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
@@ -6,33 +6,33 @@ internal import RestorationKit
 /// countries app's own.
 ///
 /// Absent values encode as JSON `null`, never as missing keys.
-public struct CountriesState: Equatable, Sendable, Encodable {
+package struct CountriesState: Equatable, Sendable, Encodable {
     /// The keys every app has.
-    public var common: CommonAppState
+    package var common: CommonAppState
     /// The running build.
-    public var buildNumber: String
+    package var buildNumber: String
     /// `countries` or `settings`.
-    public var selectedTab: String
+    package var selectedTab: String
     /// The selected row's capital (its model identifier), or nil.
-    public var selectedCapital: String?
+    package var selectedCapital: String?
     /// The selected row's country, or nil.
-    public var selectedCountry: String?
+    package var selectedCountry: String?
     /// The capital the pushed `CountryViewController` shows, or nil when the table is on top.
-    public var countryDetail: String?
+    package var countryDetail: String?
     /// The first visible row's capital (the scroll position, by model identifier).
-    public var firstVisibleCapital: String?
+    package var firstVisibleCapital: String?
     /// The table's content offset, in points.
-    public var scrollOffset: Int
+    package var scrollOffset: Int
     /// How many rows the table has.
-    public var countryCount: Int
+    package var countryCount: Int
     /// The settings tab's switch (from the defaults, not the archive).
-    public var amazing: Bool
+    package var amazing: Bool
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String { CommonAppState.json(self) }
+    package var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then the app's own; absent values as `null`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try common.encode(into: &container)
         try container.encode(buildNumber, forKey: "buildNumber")
@@ -49,7 +49,7 @@ public struct CountriesState: Equatable, Sendable, Encodable {
 
 extension CountriesApp {
     /// The state, as a value.
-    public func state() -> CountriesState {
+    package func state() -> CountriesState {
         CountriesState(
             common: CommonAppState(session: session, lastExit: lastExit, permissions: [.location: location]),
             buildNumber: buildNumber,
@@ -64,5 +64,5 @@ extension CountriesApp {
     }
 
     /// The state as JSON with the contract's common keys and the app's own (sorted; absent values null).
-    public func stateJSON() -> String { state().json }
+    package func stateJSON() -> String { state().json }
 }

@@ -1,7 +1,7 @@
 internal import RelaunchContract
 
 /// Input the app cannot take; every message says what is accepted.
-public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
     case unknownElement(String)
     /// `country:CAPITAL` names no capital in the data.
@@ -14,11 +14,11 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     case inBackground
 
     /// Every element name, for messages.
-    public static let acceptedElements =
+    package static let acceptedElements =
         "tab:countries, tab:settings, country:CAPITAL, back, scroll-up, scroll-down, switch, open-settings"
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownElement(let element):
             "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"
@@ -35,7 +35,7 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A tab of the root tab bar, by its name in `tap tab:NAME` and the state JSON.
-public enum Tab: String, Sendable, CaseIterable {
+package enum Tab: String, Sendable, CaseIterable {
     /// The countries table and its pushed capital.
     case countries
     /// The settings and their switch.

@@ -2,14 +2,14 @@
 ///
 /// The capital is the row's model identifier, as in the seed: it is what the table saves for its
 /// selection and scroll position, and what `tap country:CAPITAL` names.
-public struct Country: Sendable, Equatable {
+package struct Country: Sendable, Equatable {
     /// The country's name, shown in the table.
-    public var name: String
+    package var name: String
     /// Its capital: unique in the data, the model identifier.
-    public var capital: String
+    package var capital: String
 
     /// A country and its capital.
-    public init(name: String, capital: String) {
+    package init(name: String, capital: String) {
         self.name = name
         self.capital = capital
     }
@@ -18,7 +18,7 @@ public struct Country: Sendable, Equatable {
 extension Country {
     /// The data the app ships with: `Resources/countries.csv`, compiled in (SwiftPM's `embedInCode`),
     /// so that an installed binary needs no file beside it and the unit's sandbox has nothing to read.
-    public static let catalog: [Country] = {
+    package static let catalog: [Country] = {
         // The file is checked in and tested (CountriesTests): it always parses.
         (try? parse(csv: String(decoding: PackageResources.countries_csv, as: UTF8.self))) ?? []
     }()
@@ -27,7 +27,7 @@ extension Country {
     ///
     /// - Throws: `CountryDataError` naming the line: not two fields, an empty field, or a capital
     ///   already taken (the capital is the model identifier, so it must be unique).
-    public static func parse(csv text: String) throws(CountryDataError) -> [Country] {
+    package static func parse(csv text: String) throws(CountryDataError) -> [Country] {
         var countries: [Country] = []
         var capitals: Set<String> = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().dropFirst() {
@@ -46,21 +46,21 @@ extension Country {
 
     /// `countries` without those named in `excluded` (country names separated by commas; blanks around
     /// a name are ignored): the rows deleted from the data since the last launch.
-    public static func excluding(_ excluded: String, from countries: [Country]) -> [Country] {
+    package static func excluding(_ excluded: String, from countries: [Country]) -> [Country] {
         let names = Set(excluded.split(separator: ",").map { $0.trimmingCharacters(in: " \t") })
         return countries.filter { !names.contains($0.name) }
     }
 }
 
 /// A data file that cannot be read: the line and what is wrong with it.
-public struct CountryDataError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct CountryDataError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The 1-based line.
-    public var line: Int
+    package var line: Int
     /// What is wrong and what is accepted.
-    public var message: String
+    package var message: String
 
     /// `countries.csv line N: message`.
-    public var description: String { "countries.csv line \(line): \(message)" }
+    package var description: String { "countries.csv line \(line): \(message)" }
 }
 
 extension Substring {

@@ -1,7 +1,7 @@
 internal import RelaunchContract
 
 /// Input the app cannot take; every message says what is accepted.
-public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The element is not one the app has.
     case unknownElement(String)
     /// The element exists but is not on screen now.
@@ -12,11 +12,11 @@ public enum InputError: Error, Equatable, Sendable, CustomStringConvertible {
     case inBackground
 
     /// Every element name, for messages.
-    public static let acceptedElements = "cursor-start, cursor-end, cursor-left, cursor-right, select-left, select-all, "
+    package static let acceptedElements = "cursor-start, cursor-end, cursor-left, cursor-right, select-left, select-all, "
         + "attach, photo:NAME, cancel, open-settings, new-window, close-window, window:N"
 
     /// What went wrong and what to do, in one line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownElement(let element):
             "unknown element \(Echo.quoted(element)); accepted: \(Self.acceptedElements)"

@@ -1,4 +1,4 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
@@ -11,7 +11,7 @@ extension NotesApp {
     ///   the app to the background, so the host preserves.
     /// - Throws: `InputError` for an unknown element, one not on screen now, or in the background.
     @discardableResult
-    public func tap(_ element: String) throws(InputError) -> [AppEffect] {
+    package func tap(_ element: String) throws(InputError) -> [AppEffect] {
         try tap(element, in: keyScene)
     }
 
@@ -21,12 +21,12 @@ extension NotesApp {
     /// - Returns: Saving the notes.
     /// - Throws: `InputError` for a field the window does not show now, or in the background.
     @discardableResult
-    public func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String) throws(InputError) -> [AppEffect] {
         try type(field, text, in: keyScene)
     }
 
     /// What the key window accepts (none in the background).
-    public func elements() -> [ScreenElement] { elements(in: keyScene) }
+    package func elements() -> [ScreenElement] { elements(in: keyScene) }
 
     // MARK: In one window
 

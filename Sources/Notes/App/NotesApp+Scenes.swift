@@ -1,11 +1,11 @@
-public import RelaunchApp
-public import RelaunchContract
+package import RelaunchApp
+package import RelaunchContract
 internal import RestorationKit
 
 /// The windows as App1's scene methods see them: listed, opened, closed, and input aimed at one.
 extension NotesApp: SceneHostableApp {
     /// The open windows, in the order they were opened: session, the note's title, the activity type.
-    public func sceneSummaries() -> [AppScene] {
+    package func sceneSummaries() -> [AppScene] {
         windows.map { scene in
             AppScene(
                 session: scene.session.persistentIdentifier, title: scene.title ?? "",
@@ -16,7 +16,7 @@ extension NotesApp: SceneHostableApp {
     /// Opens a window with a new note and makes it the key window.
     /// - Returns: Its session and saving the notes (the new note is one).
     /// - Throws: `SceneInputError.rejected` in the background.
-    public func openScene() throws(SceneInputError) -> (session: String, effects: [AppEffect]) {
+    package func openScene() throws(SceneInputError) -> (session: String, effects: [AppEffect]) {
         guard lifecycle == .active else { throw .rejected(InputError.inBackground.description) }
         let scene = application.requestSceneSessionActivation()
         keySession = scene.session.persistentIdentifier
@@ -24,7 +24,7 @@ extension NotesApp: SceneHostableApp {
     }
 
     /// Closes the window of `session`: its saved state goes (the host preserves at once). Its note stays.
-    public func closeScene(_ session: String) throws(SceneInputError) -> [AppEffect] {
+    package func closeScene(_ session: String) throws(SceneInputError) -> [AppEffect] {
         let scene = try scene(session)
         do {
             return try tap("close-window", in: scene)
@@ -34,7 +34,7 @@ extension NotesApp: SceneHostableApp {
     }
 
     /// `tap(_:)` aimed at the window of `session`; it becomes the key window.
-    public func tap(_ element: String, inScene session: String) throws(SceneInputError) -> [AppEffect] {
+    package func tap(_ element: String, inScene session: String) throws(SceneInputError) -> [AppEffect] {
         let scene = try scene(session)
         do {
             return try tap(element, in: scene)
@@ -44,7 +44,7 @@ extension NotesApp: SceneHostableApp {
     }
 
     /// `type(_:_:)` aimed at the window of `session`; it becomes the key window.
-    public func type(_ field: String, _ text: String, inScene session: String) throws(SceneInputError) -> [AppEffect] {
+    package func type(_ field: String, _ text: String, inScene session: String) throws(SceneInputError) -> [AppEffect] {
         let scene = try scene(session)
         do {
             return try type(field, text, in: scene)
@@ -54,13 +54,13 @@ extension NotesApp: SceneHostableApp {
     }
 
     /// The window of `session`, drawn alone.
-    public func screen(ofScene session: String) throws(SceneInputError) -> String {
+    package func screen(ofScene session: String) throws(SceneInputError) -> String {
         let scene = try scene(session)
         return drawWindow(scene)
     }
 
     /// What the window of `session` accepts.
-    public func elements(ofScene session: String) throws(SceneInputError) -> [ScreenElement] {
+    package func elements(ofScene session: String) throws(SceneInputError) -> [ScreenElement] {
         elements(in: try scene(session))
     }
 

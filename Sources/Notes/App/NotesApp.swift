@@ -1,6 +1,6 @@
-public import RelaunchApp
-public import RelaunchContract
-public import RestorationKit
+package import RelaunchApp
+package import RelaunchContract
+package import RestorationKit
 
 /// notes-demo's app as a library: notes in several windows, each window a scene that shows one
 /// note being edited (title, body, caret or selection) and may present an attachment picker that
@@ -11,17 +11,17 @@ public import RestorationKit
 /// note it shows, the selection and the picker; which window was in front comes back through the
 /// app-level coder. The notes themselves are the app's data (`NoteStore`), saved at every edit.
 /// Not thread-safe: use it from one task or actor.
-public final class NotesApp: SessionHostedApp {
+package final class NotesApp: SessionHostedApp {
     /// The running build; archives from another build are discarded.
-    public let buildNumber: String
+    package let buildNumber: String
     /// The photos permission as the permission daemon last said.
-    public private(set) var photos: PermissionState
+    package private(set) var photos: PermissionState
     /// How the last instance ended, when it was killed for a permission change.
-    public var lastExit: LastExit?
+    package var lastExit: LastExit?
     /// The session that launches, restores and preserves the app.
-    public let session: RestorationSession
+    package let session: RestorationSession
     /// The notes.
-    public let store = NoteStore()
+    package let store = NoteStore()
     let delegate: NotesAppDelegate
     /// The window input goes to when no scene is named (the last one opened or switched to).
     var keySession: String?
@@ -34,7 +34,7 @@ public final class NotesApp: SessionHostedApp {
     ///   - limits: Archive size limits.
     ///   - wallClock: The time in microseconds since the Unix epoch, for archive headers.
     ///   - uptime: A monotonic time since any fixed origin, to time launches and preservations.
-    public init(
+    package init(
         buildNumber: String, photos: PermissionState, limits: ArchiveLimits = .default,
         wallClock: @escaping @Sendable () -> UInt64 = WallClock.microseconds,
         uptime: @escaping @Sendable () -> Duration = WallClock.uptime
@@ -49,23 +49,23 @@ public final class NotesApp: SessionHostedApp {
     }
 
     /// The photos permission: the picker shows photos only while it is allowed.
-    public static var permissions: [Permission] { [.photos] }
+    package static var permissions: [Permission] { [.photos] }
 
     /// Takes the photos permission (a change that did not kill the app, or the value at launch).
-    public func setPermission(_ permission: Permission, to state: PermissionState) {
+    package func setPermission(_ permission: Permission, to state: PermissionState) {
         if permission == .photos { photos = state }
     }
 
     /// Takes the saved notes (before `launch`, so that restored windows find their notes).
     /// - Throws: `NoteStoreError` when they cannot be read; the host keeps them aside.
-    public func loadData(_ bytes: [UInt8]) throws {
+    package func loadData(_ bytes: [UInt8]) throws {
         try store.load(bytes)
     }
 
     /// Launches through the session, then makes the window the archive named the key window again
     /// (else the last one).
     @discardableResult
-    public func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
+    package func launch(candidates: [ArchiveCandidate], restoringMark: any RestoringMarkStore) -> LaunchReport {
         let report = session.launch(candidates: candidates, restoringMark: restoringMark)
         let open = application.openSessions.map(\.persistentIdentifier)
         keySession = delegate.restoredKeyScene.flatMap { open.contains($0) ? $0 : nil } ?? open.last
@@ -73,7 +73,7 @@ public final class NotesApp: SessionHostedApp {
     }
 
     /// The last launch's report, nil before `launch`.
-    public var launchReport: LaunchReport? { session.launchReport }
+    package var launchReport: LaunchReport? { session.launchReport }
 
     // MARK: Windows, as the app knows them
 
@@ -100,7 +100,7 @@ public final class NotesApp: SessionHostedApp {
     }
 
     /// One line for systemd's STATUS=.
-    public func statusLine() -> String {
+    package func statusLine() -> String {
         if lifecycle == .background { return "In the background, state preserved" }
         let count = windows.count
         let key = keyScene.flatMap(note(of:)).map { ", editing \($0.displayTitle)" } ?? ""

@@ -39,7 +39,7 @@ struct NoteWindowDrawing {
 
 extension NotesApp {
     /// Every open window drawn as text, one under the other, each under a line naming it.
-    public func screen() -> String {
+    package func screen() -> String {
         let windows = self.windows
         guard !windows.isEmpty else {
             return PhoneFrame(

@@ -1,50 +1,50 @@
-public import RelaunchApp
+package import RelaunchApp
 internal import RelaunchContract
 internal import RestorationKit
 
 /// One window in the state JSON (CONTRACT.md's `scenes`), with the note window's own keys.
-public struct NoteSceneState: Equatable, Sendable, Encodable {
+package struct NoteSceneState: Equatable, Sendable, Encodable {
     /// The session's persistent identifier.
-    public var session: String
+    package var session: String
     /// The window's title (the note's).
-    public var title: String
+    package var title: String
     /// The activity type the scene saves.
-    public var activityType: String
+    package var activityType: String
     /// The restoration paths of the window's controllers, parents first.
-    public var paths: [String]
+    package var paths: [String]
     /// The path of the controller presented on top, or nil.
-    public var presented: String?
+    package var presented: String?
     /// The note the window shows.
-    public var noteID: String
+    package var noteID: String
     /// The note's text.
-    public var body: String
+    package var body: String
     /// The selection's start and length, in characters (length 0: the caret).
-    public var selectionStart: Int
+    package var selectionStart: Int
     /// The selection's length.
-    public var selectionLength: Int
+    package var selectionLength: Int
     /// Why this window's saved state was discarded at launch while others restored, or nil.
-    public var discarded: String?
+    package var discarded: String?
 }
 
 /// The app's state as `relaunchctl app state --json` shows it: the contract's common keys, `scenes`,
 /// and which window is the key window. Absent values encode as JSON `null`, never as missing keys.
-public struct NotesState: Equatable, Sendable, Encodable {
+package struct NotesState: Equatable, Sendable, Encodable {
     /// The keys every app has (`paths` and `presented` are the application window's: empty, null).
-    public var common: CommonAppState
+    package var common: CommonAppState
     /// The running build.
-    public var buildNumber: String
+    package var buildNumber: String
     /// The open windows, in the order they were opened.
-    public var scenes: [NoteSceneState]
+    package var scenes: [NoteSceneState]
     /// The key window's session, or nil when none is open.
-    public var keyScene: String?
+    package var keyScene: String?
     /// How many notes the store holds.
-    public var noteCount: Int
+    package var noteCount: Int
 
     /// The state as one line of JSON with sorted keys.
-    public var json: String { CommonAppState.json(self) }
+    package var json: String { CommonAppState.json(self) }
 
     /// Encodes the common keys, then the app's own.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try common.encode(into: &container)
         try container.encode(buildNumber, forKey: "buildNumber")
@@ -56,7 +56,7 @@ public struct NotesState: Equatable, Sendable, Encodable {
 
 extension NoteSceneState {
     /// Encodes every key, absent values as `null`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try container.encode(session, forKey: "session")
         try container.encode(title, forKey: "title")
@@ -73,7 +73,7 @@ extension NoteSceneState {
 
 extension NotesApp {
     /// The state, as a value.
-    public func state() -> NotesState {
+    package func state() -> NotesState {
         NotesState(
             common: CommonAppState(session: session, lastExit: lastExit, permissions: [.photos: photos]),
             buildNumber: buildNumber,
@@ -83,7 +83,7 @@ extension NotesApp {
     }
 
     /// The state as JSON with the contract's common keys and the app's own (sorted; absent values null).
-    public func stateJSON() -> String { state().json }
+    package func stateJSON() -> String { state().json }
 
     private func sceneState(_ scene: Scene) -> NoteSceneState {
         let editor = editor(of: scene)

@@ -1,13 +1,13 @@
 internal import RestorationKit
 
 /// The restoration identifiers of a note window's controllers (its paths in the state JSON).
-public enum NotesRestorationID {
+package enum NotesRestorationID {
     /// The note editor at the root of a window.
-    public static let editor = "NoteViewController"
+    package static let editor = "NoteViewController"
     /// The navigation controller the attachment picker is presented in.
-    public static let pickerNavigation = "AttachmentPickerNavigationController"
+    package static let pickerNavigation = "AttachmentPickerNavigationController"
     /// The attachment picker.
-    public static let picker = "AttachmentPickerViewController"
+    package static let picker = "AttachmentPickerViewController"
 }
 
 /// A window's root: one note being edited. Its body is a text view whose selection (or caret) is

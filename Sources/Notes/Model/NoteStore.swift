@@ -1,43 +1,43 @@
 internal import FoundationEssentials
 
 /// One note: a title and a body of plain text.
-public struct Note: Equatable, Sendable, Codable {
+package struct Note: Equatable, Sendable, Codable {
     /// The note's identifier (`note-1`, `note-2`, …): what a window's saved activity names.
-    public var id: String
+    package var id: String
     /// The title; empty until the user types one.
-    public var title: String
+    package var title: String
     /// The text.
-    public var body: String
+    package var body: String
 
     /// A note.
-    public init(id: String, title: String = "", body: String = "") {
+    package init(id: String, title: String = "", body: String = "") {
         self.id = id
         self.title = title
         self.body = body
     }
 
     /// The title, or `Untitled` while it has none.
-    public var displayTitle: String { title.isEmpty ? "Untitled" : title }
+    package var displayTitle: String { title.isEmpty ? "Untitled" : title }
 }
 
 /// The app's notes, kept like a notes app's database: in the app's data (`AppEffect.saveData`,
 /// `$STATE_DIRECTORY/app.data`), never in the restoration archive. A window's activity names the
 /// note it shows; the text comes from here, so a force quit or another build keeps every note.
-public final class NoteStore {
+package final class NoteStore {
     /// The notes, in the order they were made.
-    public private(set) var notes: [Note] = []
+    package private(set) var notes: [Note] = []
     /// The number the next note's identifier takes.
     private var nextNumber = 1
 
     /// An empty store.
-    public init() {}
+    package init() {}
 
     /// The note `id`, or nil.
-    public func note(_ id: String) -> Note? { notes.first { $0.id == id } }
+    package func note(_ id: String) -> Note? { notes.first { $0.id == id } }
 
     /// Makes an empty note and returns it.
     @discardableResult
-    public func makeNote() -> Note {
+    package func makeNote() -> Note {
         let note = Note(id: "note-\(nextNumber)")
         nextNumber += 1
         notes.append(note)
@@ -45,13 +45,13 @@ public final class NoteStore {
     }
 
     /// Replaces the note with the same identifier; a note the store does not have is ignored.
-    public func update(_ note: Note) {
+    package func update(_ note: Note) {
         guard let index = notes.firstIndex(where: { $0.id == note.id }) else { return }
         notes[index] = note
     }
 
     /// The saved form (JSON).
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let saved = Saved(nextNumber: nextNumber, notes: notes)
@@ -60,7 +60,7 @@ public final class NoteStore {
 
     /// Takes the saved form back.
     /// - Throws: `NoteStoreError` when the bytes are not a saved store.
-    public func load(_ bytes: [UInt8]) throws(NoteStoreError) {
+    package func load(_ bytes: [UInt8]) throws(NoteStoreError) {
         let saved: Saved
         do {
             saved = try JSONDecoder().decode(Saved.self, from: Data(bytes))
@@ -81,9 +81,9 @@ public final class NoteStore {
 }
 
 /// Saved notes that cannot be read.
-public struct NoteStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct NoteStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// `the saved notes cannot be read: message`.
-    public var description: String { "the saved notes cannot be read: \(message)" }
+    package var description: String { "the saved notes cannot be read: \(message)" }
 }

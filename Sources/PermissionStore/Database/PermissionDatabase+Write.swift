@@ -1,6 +1,6 @@
 import GRDB
 import Synchronization
-public import RelaunchContract
+package import RelaunchContract
 
 extension PermissionDatabase {
     /// Stores `state` for `permission` of `app` and records the change in the history, in one
@@ -12,7 +12,7 @@ extension PermissionDatabase {
     /// - Returns: the change, with the old state; `changed` is false when nothing was stored.
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     @discardableResult
-    public func set(
+    package func set(
         app: String, permission: Permission, to state: PermissionState, callerUID: UInt32, at: UInt64,
         owing: KillOwed? = nil
     ) throws(PermissionDatabaseError) -> PermissionChange {
@@ -26,7 +26,7 @@ extension PermissionDatabase {
     /// - Returns: the permissions that changed, in `Permission.allCases` order (empty if none did).
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     @discardableResult
-    public func reset(
+    package func reset(
         app: String, permission: Permission?, callerUID: UInt32, at: UInt64
     ) throws(PermissionDatabaseError) -> [PermissionChange] {
         let permissions = permission.map { [$0] } ?? Permission.allCases
@@ -40,7 +40,7 @@ extension PermissionDatabase {
     ///
     /// - Returns: every change (in the order of `states`; unchanged ones too) and the pending kill.
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
-    public func commit(
+    package func commit(
         app: String, states: [(Permission, PermissionState)], callerUID: UInt32, at: UInt64, owing: KillOwed?
     ) throws(PermissionDatabaseError) -> (changes: [PermissionChange], pending: PendingKill?) {
         let what = states.count == 1 ? "set \(states[0].0) for \(app) to \(states[0].1)" : "reset \(app)"
@@ -69,7 +69,7 @@ extension PermissionDatabase {
     /// Records a kill that was carried out (or, with `kill` nil, that is moot: the instance that
     /// owed it is gone) and removes the pending kill, in one transaction. With a kill, the history
     /// rows of the pending kill are marked as having killed that instance.
-    public func resolve(_ pending: PendingKill, killed kill: KillRecord?) throws(PermissionDatabaseError) {
+    package func resolve(_ pending: PendingKill, killed kill: KillRecord?) throws(PermissionDatabaseError) {
         try perform("record the kill of \(pending.unit) for \(pending.app)") {
             try queue.write { db in
                 if let kill { try Self.insertKill(db, kill, causedBy: pending.historyIDs) }
@@ -81,7 +81,7 @@ extension PermissionDatabase {
 
     /// Counts a failed attempt to carry out `pending`, and whether its change was announced (logged
     /// and signalled) already.
-    public func noteAttempt(
+    package func noteAttempt(
         _ pending: PendingKill, error: String, announced: Bool
     ) throws(PermissionDatabaseError) {
         try perform("note a failed kill of \(pending.unit)") {
@@ -97,7 +97,7 @@ extension PermissionDatabase {
     }
 
     /// Every kill still owed, oldest first.
-    public func pendingKills() throws(PermissionDatabaseError) -> [PendingKill] {
+    package func pendingKills() throws(PermissionDatabaseError) -> [PendingKill] {
         try perform("read the pending kills") {
             try queue.read { db in
                 try Row.fetchAll(db, sql: "SELECT * FROM pending_kill ORDER BY id").map { (row) throws -> PendingKill in
@@ -114,7 +114,7 @@ extension PermissionDatabase {
     }
 
     /// The changes recorded in the history rows `ids`, in id order.
-    public func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [PermissionChange] {
+    package func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [PermissionChange] {
         guard !ids.isEmpty else { return [] }
         return try perform("read history rows") {
             try queue.read { db in
@@ -137,7 +137,7 @@ extension PermissionDatabase {
     /// `causedBy` (from `PermissionChange.historyID`) as having killed that unit instance.
     ///
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
-    public func recordKill(_ kill: KillRecord, causedBy historyIDs: [Int64] = []) throws(PermissionDatabaseError) {
+    package func recordKill(_ kill: KillRecord, causedBy historyIDs: [Int64] = []) throws(PermissionDatabaseError) {
         try perform("record the kill of \(kill.unit) for \(kill.app)") {
             try queue.write { db in try Self.insertKill(db, kill, causedBy: historyIDs) }
         }
@@ -189,7 +189,7 @@ extension PermissionDatabase {
     }
 
     /// The `limit` most recent changes of `app`, oldest first.
-    public func history(app: String, limit: Int = 100) throws(PermissionDatabaseError) -> [HistoryEntry] {
+    package func history(app: String, limit: Int = 100) throws(PermissionDatabaseError) -> [HistoryEntry] {
         try perform("read the history of \(app)") {
             try queue.read { db in
                 let rows = try Row.fetchAll(

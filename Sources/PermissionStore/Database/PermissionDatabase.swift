@@ -1,5 +1,5 @@
 import GRDB
-public import RelaunchContract
+package import RelaunchContract
 import Synchronization
 
 /// The durable store of every app's permission states, their history and the kills they caused.
@@ -14,9 +14,9 @@ import Synchronization
 /// Reads (``get(app:permission:)``, ``list(app:)``, ``lastKill(app:)``) are answered from memory: a
 /// copy of the current states and last kills, loaded at open and updated after each commit, so a
 /// read never waits for a write's fsync and never touches SQLite.
-public final class PermissionDatabase: Sendable {
+package final class PermissionDatabase: Sendable {
     /// The database file.
-    public let path: String
+    package let path: String
     /// One connection: reads are answered from memory, so a pool's reader connections (and their
     /// page caches) would only cost memory.
     let queue: DatabaseQueue
@@ -33,7 +33,7 @@ public final class PermissionDatabase: Sendable {
     /// - Throws: `PermissionDatabaseError` with code `.corrupt` when the file is not a SQLite
     ///   database or fails its integrity check, `.cannotOpen` when it cannot be opened or created,
     ///   `.migrationFailed` when its schema cannot be brought up to date.
-    public init(path: String) throws(PermissionDatabaseError) {
+    package init(path: String) throws(PermissionDatabaseError) {
         self.path = path
         var configuration = Configuration()
         configuration.label = "permissiond"
@@ -84,17 +84,17 @@ public final class PermissionDatabase: Sendable {
     }
 
     /// Closes the file. Any later call fails with `.operationFailed`.
-    public func close() throws(PermissionDatabaseError) {
+    package func close() throws(PermissionDatabaseError) {
         try perform("close") { try queue.close() }
     }
 
     /// The state of `permission` for `app`; `not-determined` when it was never set.
-    public func get(app: String, permission: Permission) -> PermissionState {
+    package func get(app: String, permission: Permission) -> PermissionState {
         cache.withLock { $0.states[app]?[permission] } ?? .notDetermined
     }
 
     /// Every permission's state for `app`, `not-determined` for those never set.
-    public func list(app: String) -> [Permission: PermissionState] {
+    package func list(app: String) -> [Permission: PermissionState] {
         let stored = cache.withLock { $0.states[app] } ?? [:]
         var states: [Permission: PermissionState] = [:]
         for permission in Permission.allCases { states[permission] = stored[permission] ?? .notDetermined }
@@ -102,12 +102,12 @@ public final class PermissionDatabase: Sendable {
     }
 
     /// The most recent kill of `app`'s unit, or `nil` if it was never killed.
-    public func lastKill(app: String) -> KillRecord? {
+    package func lastKill(app: String) -> KillRecord? {
         cache.withLock { $0.lastKills[app] }
     }
 
     /// The ids of every app with a stored state, a history entry or a kill, sorted.
-    public func apps() throws(PermissionDatabaseError) -> [String] {
+    package func apps() throws(PermissionDatabaseError) -> [String] {
         try perform("list apps") {
             try queue.read { db in
                 try String.fetchAll(

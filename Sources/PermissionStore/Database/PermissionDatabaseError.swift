@@ -1,9 +1,9 @@
 import GRDB
 
 /// A failure of the permission store, naming the database file and what to do about it.
-public struct PermissionDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PermissionDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The file exists but is not a SQLite database, or its contents are damaged.
         case corrupt
         /// The file could not be opened or created (missing directory, permissions, disk).
@@ -15,16 +15,16 @@ public struct PermissionDatabaseError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// The database file.
-    public var path: String
+    package var path: String
     /// What was being done: "open", "set camera for myapp", ….
-    public var operation: String
+    package var operation: String
     /// The underlying SQLite message.
-    public var detail: String
+    package var detail: String
 
     /// Creates an error.
-    public init(code: Code, path: String, operation: String, detail: String) {
+    package init(code: Code, path: String, operation: String, detail: String) {
         self.code = code
         self.path = path
         self.operation = operation
@@ -32,7 +32,7 @@ public struct PermissionDatabaseError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// One line: what failed, on which file, why, and what to do.
-    public var description: String {
+    package var description: String {
         switch code {
         case .corrupt:
             "permission database \(path) is not a valid SQLite database or is damaged (\(detail)); "

@@ -1,7 +1,7 @@
-public import RelaunchContract
+package import RelaunchContract
 
 /// Something the permission service did or the daemon must do after a request, in order.
-public enum PermissionEffect: Sendable, Hashable {
+package enum PermissionEffect: Sendable, Hashable {
     /// The app's unit was killed through ``UnitController`` and the kill recorded in the store.
     /// Already done: the daemon has nothing to perform (it may log it at debug level).
     case killed(KillRecord)
@@ -14,20 +14,20 @@ public enum PermissionEffect: Sendable, Hashable {
 }
 
 /// The arguments of the `Changed` signal.
-public struct ChangedSignal: Sendable, Hashable {
+package struct ChangedSignal: Sendable, Hashable {
     /// The app id.
-    public var app: String
+    package var app: String
     /// The permission that changed.
-    public var permission: Permission
+    package var permission: Permission
     /// Its state before.
-    public var old: PermissionState
+    package var old: PermissionState
     /// Its state now.
-    public var new: PermissionState
+    package var new: PermissionState
     /// Whether this change killed the app's running unit.
-    public var killed: Bool
+    package var killed: Bool
 
     /// Creates the signal's arguments.
-    public init(app: String, permission: Permission, old: PermissionState, new: PermissionState, killed: Bool) {
+    package init(app: String, permission: Permission, old: PermissionState, new: PermissionState, killed: Bool) {
         self.app = app
         self.permission = permission
         self.old = old
@@ -37,23 +37,23 @@ public struct ChangedSignal: Sendable, Hashable {
 }
 
 /// One structured journal entry: its MESSAGE_ID, human MESSAGE and the contract's fields.
-public struct JournalEntry: Sendable, Hashable {
+package struct JournalEntry: Sendable, Hashable {
     /// The event's id (`MESSAGE_ID=`).
-    public var messageID: MessageID
+    package var messageID: MessageID
     /// The human-readable line (`MESSAGE=`).
-    public var message: String
+    package var message: String
     /// The event's own fields, upper-case journal names → values; without MESSAGE and MESSAGE_ID.
-    public var fields: [String: String]
+    package var fields: [String: String]
 
     /// Creates an entry.
-    public init(messageID: MessageID, message: String, fields: [String: String]) {
+    package init(messageID: MessageID, message: String, fields: [String: String]) {
         self.messageID = messageID
         self.message = message
         self.fields = fields
     }
 
     /// Every field to send, including `MESSAGE_ID` and `MESSAGE`.
-    public var allFields: [String: String] {
+    package var allFields: [String: String] {
         fields.merging(["MESSAGE_ID": messageID.rawValue, "MESSAGE": message]) { _, new in new }
     }
 

@@ -1,9 +1,9 @@
-public import RelaunchContract
+package import RelaunchContract
 
 /// One call of the `org.relaunch.Permissions1` interface, with its arguments as received.
 ///
 /// Arguments are raw strings: the service validates them and answers `InvalidArgs` when wrong.
-public enum PermissionRequest: Sendable, Hashable {
+package enum PermissionRequest: Sendable, Hashable {
     /// `Get(s app, s permission) -> s state`.
     case get(app: String, permission: String)
     /// `List(s app) -> a{ss}`: every permission's state.
@@ -19,7 +19,7 @@ public enum PermissionRequest: Sendable, Hashable {
 }
 
 /// A successful answer to a ``PermissionRequest``, to be marshalled as the D-Bus reply.
-public enum PermissionReply: Sendable, Hashable {
+package enum PermissionReply: Sendable, Hashable {
     /// `Get`: the state, as `s` (`PermissionState.rawValue`).
     case state(PermissionState)
     /// `List`: every permission → state, as `a{ss}` of raw values.
@@ -34,17 +34,17 @@ public enum PermissionReply: Sendable, Hashable {
 }
 
 /// The full result of handling one request: the reply (or error) and what the daemon must do.
-public struct PermissionOutcome: Sendable, Hashable {
+package struct PermissionOutcome: Sendable, Hashable {
     /// The D-Bus reply: a value, or an error with its D-Bus name and message.
-    public var reply: Result<PermissionReply, PermissionServiceError>
+    package var reply: Result<PermissionReply, PermissionServiceError>
     /// What happened and what to do, in order: log these entries, emit these signals.
     ///
     /// Present even when `reply` is a failure: a committed change whose kill failed is still
     /// logged and signalled.
-    public var effects: [PermissionEffect]
+    package var effects: [PermissionEffect]
 
     /// Creates an outcome.
-    public init(reply: Result<PermissionReply, PermissionServiceError>, effects: [PermissionEffect] = []) {
+    package init(reply: Result<PermissionReply, PermissionServiceError>, effects: [PermissionEffect] = []) {
         self.reply = reply
         self.effects = effects
     }

@@ -68,7 +68,7 @@ extension PermissionService {
     /// some remain); gives up on one after ``maximumKillAttempts`` failed attempts, saying so.
     ///
     /// - Returns: the journal entries and signals to emit, and how many kills are still pending.
-    public func redeliverPendingKills() async -> (effects: [PermissionEffect], remaining: Int) {
+    package func redeliverPendingKills() async -> (effects: [PermissionEffect], remaining: Int) {
         let pending: [PendingKill]
         do {
             pending = try database.pendingKills()

@@ -1,5 +1,5 @@
 import Foundation
-import RelaunchContract
+package import RelaunchContract
 import Synchronization
 
 /// The transport-free core of permissiond: validates, authorizes and answers each
@@ -13,9 +13,9 @@ import Synchronization
 /// says the change kills, the app is configured with a unit, and that unit is running), and the
 /// kill recorded. Handle Set and Reset one at a time (as a bus loop does) so that `Changed`
 /// signals follow the order of the commits; concurrent calls are safe but may reorder signals.
-public struct PermissionService: Sendable {
+package struct PermissionService: Sendable {
     /// The store.
-    public let database: PermissionDatabase
+    package let database: PermissionDatabase
     /// The kill policy and the units of configured apps.
     private let settings: Settings
     let units: any UnitController
@@ -24,10 +24,10 @@ public struct PermissionService: Sendable {
     /// How long to wait before each attempt to kill right after a commit (the first is at once).
     let inlineRetryDelays: [Duration]
     /// After this many failed attempts a pending kill is given up (and that is logged).
-    public let maximumKillAttempts: Int
+    package let maximumKillAttempts: Int
 
     /// The waits before each attempt to kill right after a commit, unless told otherwise.
-    public static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
+    package static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
 
     /// Creates the service.
     ///
@@ -39,7 +39,7 @@ public struct PermissionService: Sendable {
     ///   - now: the current time in microseconds since the Unix epoch; the real clock by default.
     ///   - inlineRetryDelays: the waits before each attempt to kill right after a commit.
     ///   - maximumKillAttempts: failed attempts after which a pending kill is given up.
-    public init(
+    package init(
         database: PermissionDatabase, configuration: PermissionConfiguration, units: any UnitController,
         authorizer: any Authorizer = RootOnly(),
         now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds,
@@ -56,11 +56,11 @@ public struct PermissionService: Sendable {
     }
 
     /// The kill policy and the registered apps, as last loaded or reloaded.
-    public var configuration: PermissionConfiguration { settings.current.withLock { $0 } }
+    package var configuration: PermissionConfiguration { settings.current.withLock { $0 } }
 
     /// Takes a new configuration (`systemctl reload permissiond`: apps.d read again). Requests
     /// already running finish with the one they started with; nothing stored is touched.
-    public func reload(_ configuration: PermissionConfiguration) {
+    package func reload(_ configuration: PermissionConfiguration) {
         settings.current.withLock { $0 = configuration }
     }
 
@@ -71,12 +71,12 @@ public struct PermissionService: Sendable {
     }
 
     /// CLOCK_REALTIME in microseconds since the Unix epoch.
-    @Sendable public static func realtimeMicroseconds() -> UInt64 {
+    @Sendable package static func realtimeMicroseconds() -> UInt64 {
         UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
     }
 
     /// Answers one request from the caller with unix uid `callerUID` (see ``handle(_:caller:)``).
-    public func handle(_ request: PermissionRequest, callerUID: UInt32) async -> PermissionOutcome {
+    package func handle(_ request: PermissionRequest, callerUID: UInt32) async -> PermissionOutcome {
         await handle(request, caller: Caller(uid: callerUID))
     }
 
@@ -86,7 +86,7 @@ public struct PermissionService: Sendable {
     /// then their app id, permission and state are validated, in that order. An app id must be
     /// registered, and the permission one the app uses; otherwise InvalidArgs says what is. Handle Set and Reset one at a time (permissiond has one writer), so that
     /// `Changed` signals follow the order of the commits.
-    public func handle(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
+    package func handle(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
         do {
             try await authorize(request, caller: caller)
         } catch {
@@ -102,7 +102,7 @@ public struct PermissionService: Sendable {
     /// caller runs in the unit registered for it), root reads any, and anyone else only with the
     /// authorizer's word (polkit's `org.relaunch.permissions.read`). ListApps tells only which
     /// apps are registered, which apps.d shows anyone, and is open.
-    public func authorize(_ request: PermissionRequest, caller: Caller) async throws(PermissionServiceError) {
+    package func authorize(_ request: PermissionRequest, caller: Caller) async throws(PermissionServiceError) {
         switch request {
         case .listApps: return
         case .get(let app, _), .list(let app), .lastKill(let app):
@@ -114,7 +114,7 @@ public struct PermissionService: Sendable {
 
     /// Whether `caller` may make `request` without asking anyone: a read by root or by the app
     /// itself, or ListApps. (Anything else goes through ``authorize(_:caller:)``.)
-    public func readsWithoutAsking(_ request: PermissionRequest, caller: Caller) -> Bool {
+    package func readsWithoutAsking(_ request: PermissionRequest, caller: Caller) -> Bool {
         switch request {
         case .listApps: return true
         case .get(let app, _), .list(let app), .lastKill(let app): return mayRead(app, caller: caller)
@@ -130,7 +130,7 @@ public struct PermissionService: Sendable {
     }
 
     /// Carries out an authorized request: validates it, then reads, or commits and kills.
-    public func perform(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
+    package func perform(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
         do {
             switch request {
             case .get, .list, .listApps, .lastKill:
@@ -156,7 +156,7 @@ public struct PermissionService: Sendable {
 
     /// Answers a read (Get, List, ListApps, LastKill) at once, from the store's memory: it never
     /// waits for a write. Any caller may read.
-    public func read(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
+    package func read(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
         let configuration = configuration
         do throws(PermissionServiceError) {
             switch request {

@@ -1,5 +1,5 @@
 /// Why a request was refused or failed, as a D-Bus error name and a message for people.
-public enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The caller may not do this (Set and Reset need uid 0).
     case accessDenied(String)
     /// An app id, permission or state is not accepted; the message lists what is.
@@ -8,14 +8,14 @@ public enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConve
     case failed(String)
 
     /// `org.freedesktop.DBus.Error.AccessDenied`.
-    public static let accessDeniedName = "org.freedesktop.DBus.Error.AccessDenied"
+    package static let accessDeniedName = "org.freedesktop.DBus.Error.AccessDenied"
     /// `org.freedesktop.DBus.Error.InvalidArgs`.
-    public static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
+    package static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
     /// `org.relaunch.Permissions1.Error.Failed`.
-    public static let failedName = "org.relaunch.Permissions1.Error.Failed"
+    package static let failedName = "org.relaunch.Permissions1.Error.Failed"
 
     /// The D-Bus error name to reply with.
-    public var dbusName: String {
+    package var dbusName: String {
         switch self {
         case .accessDenied: Self.accessDeniedName
         case .invalidArgs: Self.invalidArgsName
@@ -24,12 +24,12 @@ public enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The message to reply with: what failed and what to do.
-    public var message: String {
+    package var message: String {
         switch self {
         case .accessDenied(let message), .invalidArgs(let message), .failed(let message): message
         }
     }
 
     /// `NAME: message`.
-    public var description: String { "\(dbusName): \(message)" }
+    package var description: String { "\(dbusName): \(message)" }
 }

@@ -4,7 +4,7 @@
 /// permissiond implements it over `org.freedesktop.systemd1`; tests use a fake. The service asks
 /// before it commits a change that kills (the pending kill names the instance running then) and
 /// kills after the commit.
-public protocol UnitController: Sendable {
+package protocol UnitController: Sendable {
     /// The InvocationID (32 lowercase hex digits) of the instance of `unit` whose main process runs
     /// now, or nil when none runs (not loaded, inactive, or waiting to restart).
     ///
@@ -20,7 +20,7 @@ public protocol UnitController: Sendable {
 }
 
 /// What became of a kill request.
-public enum KillDelivery: Sendable, Hashable {
+package enum KillDelivery: Sendable, Hashable {
     /// The signal was sent to the instance that owed the kill.
     case killed
     /// That instance no longer runs (it exited, or a newer one replaced it): nothing to kill.
@@ -28,7 +28,7 @@ public enum KillDelivery: Sendable, Hashable {
 }
 
 /// Who may change permissions: the daemon asks polkit; tests and tools use ``RootOnly``.
-public protocol Authorizer: Sendable {
+package protocol Authorizer: Sendable {
     /// Throws `AccessDenied` unless `caller` may change permissions.
     func authorizeChange(by caller: Caller) async throws(PermissionServiceError)
 
@@ -38,19 +38,19 @@ public protocol Authorizer: Sendable {
 }
 
 /// The caller of a request, as the transport knows it.
-public struct Caller: Sendable, Hashable {
+package struct Caller: Sendable, Hashable {
     /// The caller's unix uid (`UInt32.max` when unknown).
-    public var uid: UInt32
+    package var uid: UInt32
     /// The caller's unique bus name, when it came over a bus.
-    public var busName: String?
+    package var busName: String?
     /// Whether the caller allows interactive authorization.
-    public var interactive: Bool
+    package var interactive: Bool
     /// The systemd unit the caller's process runs in, as systemd said for the pid the bus
     /// recorded (nil when unknown, or not asked because the caller is root).
-    public var unit: String?
+    package var unit: String?
 
     /// Creates a caller.
-    public init(uid: UInt32, busName: String? = nil, interactive: Bool = false, unit: String? = nil) {
+    package init(uid: UInt32, busName: String? = nil, interactive: Bool = false, unit: String? = nil) {
         self.uid = uid
         self.busName = busName
         self.interactive = interactive
@@ -59,12 +59,12 @@ public struct Caller: Sendable, Hashable {
 }
 
 /// Only root (uid 0) may change permissions.
-public struct RootOnly: Authorizer {
+package struct RootOnly: Authorizer {
     /// Creates the authorizer.
-    public init() {}
+    package init() {}
 
     /// Throws `AccessDenied` unless the caller is uid 0.
-    public func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
+    package func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
         guard caller.uid == 0 else {
             throw .accessDenied(
                 "only root (uid 0) may change permissions, but the caller is uid \(caller.uid); run the command as root, e.g. with sudo")
@@ -72,7 +72,7 @@ public struct RootOnly: Authorizer {
     }
 
     /// Throws `AccessDenied`: only root and the app itself read an app's permissions.
-    public func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
+    package func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
         guard caller.uid == 0 else {
             throw .accessDenied(
                 "uid \(caller.uid) may not read the permissions of \(app): only root and the app itself may; run the command as root, e.g. with sudo")

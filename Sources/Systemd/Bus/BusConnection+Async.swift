@@ -30,7 +30,7 @@ extension BusConnection {
     ///   Disconnected when the connection has no loop or its loop stopped before the reply came,
     ///   ECANCELED when the task was cancelled, or a local failure.
     @discardableResult
-    public func callAsync(
+    package func callAsync(
         destination: String?, path: String, interface: String, member: String,
         arguments: [BusValue] = [], timeout: Duration? = nil, interactive: Bool = false
     ) async throws(BusError) -> BusValues {

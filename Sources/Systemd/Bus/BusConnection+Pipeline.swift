@@ -5,20 +5,20 @@ import Glibc
 #endif
 
 /// One method call of a pipeline (``BusConnection/send(_:timeout:)``).
-public struct BusMethodCallRequest: Sendable {
+package struct BusMethodCallRequest: Sendable {
     /// The bus name (nil on a direct connection).
-    public var destination: String?
+    package var destination: String?
     /// The object path.
-    public var path: String
+    package var path: String
     /// The interface name.
-    public var interface: String
+    package var interface: String
     /// The method name.
-    public var member: String
+    package var member: String
     /// The arguments in order; their types make the call's signature.
-    public var arguments: [BusValue]
+    package var arguments: [BusValue]
 
     /// A call of `interface.member` on `path` at `destination`.
-    public init(destination: String?, path: String, interface: String, member: String, arguments: [BusValue] = []) {
+    package init(destination: String?, path: String, interface: String, member: String, arguments: [BusValue] = []) {
         self.destination = destination
         self.path = path
         self.interface = interface
@@ -31,7 +31,7 @@ public struct BusMethodCallRequest: Sendable {
 ///
 /// Every call was written before any reply is awaited, so their round trips overlap with each other
 /// and with whatever the caller does before it waits.
-public final class PendingBusCalls: @unchecked Sendable {
+package final class PendingBusCalls: @unchecked Sendable {
     // Invariant: `slots` and the pending replies are touched only inside the connection's `withBus`.
     private let connection: BusConnection
     private let operations: [String]
@@ -57,7 +57,7 @@ public final class PendingBusCalls: @unchecked Sendable {
     }
 
     /// Waits for every reply (or its timeout) and returns them in the order the calls were sent.
-    public func wait() -> [Result<BusValues, BusError>] {
+    package func wait() -> [Result<BusValues, BusError>] {
         connection.withBus { bus in
             while let index = results.indices.first(where: { results[$0] == nil && pending[$0].message == nil }) {
                 let processed = sd_bus_process(bus, nil)
@@ -108,7 +108,7 @@ extension BusConnection {
     ///   - calls: The calls, sent in this order.
     ///   - timeout: How long each may take; nil for sd-bus's default (25 s).
     /// - Returns: The calls in flight; a call that could not be sent already holds its error.
-    public func send(_ calls: [BusMethodCallRequest], timeout: Duration? = nil) -> PendingBusCalls {
+    package func send(_ calls: [BusMethodCallRequest], timeout: Duration? = nil) -> PendingBusCalls {
         let usec = timeout.map { UInt64(max(0, $0 / .microseconds(1))) } ?? 0
         let pending = calls.map { _ in PendingReply() }
         var slots: [OpaquePointer?] = []

@@ -69,7 +69,7 @@ extension BusConnection {
     /// makes it return at once.
     /// - Throws: ``SystemdError`` when the connection fails (e.g. `ECONNRESET` when the bus goes away)
     ///   or if a loop is already running on this connection (`EBUSY`).
-    public func runBlocking() throws(SystemdError) {
+    package func runBlocking() throws(SystemdError) {
         try runBlocking(heartbeat: nil)
     }
 
@@ -77,7 +77,7 @@ extension BusConnection {
     /// `heartbeat.interval` while the loop is healthy: a handler that never returns, or a loop
     /// stuck anywhere, stops the beats. The daemons ping systemd's watchdog from here, so the
     /// watchdog proves that requests are being served, not only that some thread is alive.
-    public func runBlocking(heartbeat: LoopHeartbeat?) throws(SystemdError) {
+    package func runBlocking(heartbeat: LoopHeartbeat?) throws(SystemdError) {
         guard loop.isRunning.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { throw SystemdError(code: .init(rawValue: EBUSY), operation: "BusConnection.run", target: "already running") }
         loop.loopThread.store(BusConnection.currentThreadID, ordering: .releasing)
@@ -119,7 +119,7 @@ extension BusConnection {
     /// Runs the loop on a dedicated thread until the task is cancelled, ``stop()`` is called or the
     /// connection drops. Handlers run on that thread, not on the caller's executor.
     /// - Throws: ``SystemdError`` as ``runBlocking()`` does; cancellation returns normally.
-    public func run(heartbeat: LoopHeartbeat? = nil) async throws(SystemdError) {
+    package func run(heartbeat: LoopHeartbeat? = nil) async throws(SystemdError) {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SystemdError>, Never>) in
                 do throws(SystemdError) {
@@ -139,7 +139,7 @@ extension BusConnection {
     /// Starts ``runBlocking()`` on a new thread and returns at once (for code that is not async).
     ///
     /// - Parameter onExit: Runs on that thread when the loop ends: nil after ``stop()``, else the error.
-    public func startLoopThread(
+    package func startLoopThread(
         heartbeat: LoopHeartbeat? = nil, onExit: @escaping @Sendable (SystemdError?) -> Void = { _ in }
     ) throws(SystemdError) {
         loop.isStarting.store(true, ordering: .releasing)
@@ -161,18 +161,18 @@ extension BusConnection {
     }
 
     /// Whether the connection is still open (false once the bus or peer closed it).
-    public var isOpen: Bool {
+    package var isOpen: Bool {
         withBus { bus in sd_bus_is_open(bus) > 0 }
     }
 
     /// Whether a loop is processing this connection right now.
-    public var isRunning: Bool { loop.isRunning.load(ordering: .acquiring) }
+    package var isRunning: Bool { loop.isRunning.load(ordering: .acquiring) }
 
     /// Whether a loop processes this connection now or is about to (its thread was started).
     var hasLoop: Bool { loop.isRunning.load(ordering: .acquiring) || loop.isStarting.load(ordering: .acquiring) }
 
     /// Makes the running (or the next) loop return; safe from any thread.
-    public func stop() {
+    package func stop() {
         loop.stopRequested.store(true, ordering: .releasing)
         var one: UInt64 = 1
         _ = write(loop.wakeFD, &one, 8)
@@ -180,7 +180,7 @@ extension BusConnection {
 
     /// For single-threaded programs (a CLI waiting for a signal): processes what is pending, waits up
     /// to `timeout` for more, and processes that. Holds the connection for the whole wait.
-    public func processPending(waitingUpTo timeout: Duration) throws(SystemdError) {
+    package func processPending(waitingUpTo timeout: Duration) throws(SystemdError) {
         try withBus { (bus) throws(SystemdError) in
             _ = try Self.processAll(bus)
             let usec = UInt64(max(0, timeout / .microseconds(1)))
@@ -215,14 +215,14 @@ extension BusConnection {
 
 /// Something a run loop does on its own thread at a steady pace while it is healthy, e.g. ping
 /// systemd's watchdog (``BusConnection/runBlocking(heartbeat:)``).
-public struct LoopHeartbeat: Sendable {
+package struct LoopHeartbeat: Sendable {
     /// The longest time between two beats while the loop runs.
-    public var interval: Duration
+    package var interval: Duration
     /// What to do; runs on the loop thread, must be quick and must not throw.
-    public var beat: @Sendable () -> Void
+    package var beat: @Sendable () -> Void
 
     /// A heartbeat every `interval`.
-    public init(interval: Duration, beat: @escaping @Sendable () -> Void) {
+    package init(interval: Duration, beat: @escaping @Sendable () -> Void) {
         self.interval = interval
         self.beat = beat
     }

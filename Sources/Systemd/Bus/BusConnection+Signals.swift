@@ -1,36 +1,36 @@
 import CSystemd
 
 /// A signal received through ``BusConnection/subscribe(_:handler:)``.
-public struct BusSignal: Sendable, Hashable {
+package struct BusSignal: Sendable, Hashable {
     /// The sender's unique name.
-    public var sender: String?
+    package var sender: String?
     /// The emitting object's path.
-    public var path: String
+    package var path: String
     /// The interface name.
-    public var interface: String
+    package var interface: String
     /// The signal name.
-    public var member: String
+    package var member: String
     /// The signal's values.
-    public var arguments: BusValues
+    package var arguments: BusValues
 }
 
 /// A signal subscription; active while this value lives (or until ``cancel()``).
-public final class BusSubscription: Sendable {
+package final class BusSubscription: Sendable {
     private let slot: BusSlot
 
     init(slot: BusSlot) { self.slot = slot }
 
     /// Ends the subscription.
-    public func cancel() { slot.cancel() }
+    package func cancel() { slot.cancel() }
 }
 
 /// A D-Bus match rule for signals, e.g. `type='signal',interface='org.relaunch.Permissions1',member='Changed'`.
-public struct BusMatchRule: Sendable, Hashable, CustomStringConvertible {
+package struct BusMatchRule: Sendable, Hashable, CustomStringConvertible {
     /// The rule text.
-    public var description: String
+    package var description: String
 
     /// A rule matching signals by any of sender, path, interface and member.
-    public init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
+    package init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
         let parts: [(String, String?)] = [
             ("type", "signal"), ("sender", sender), ("path", path), ("interface", interface), ("member", member),
         ]
@@ -38,7 +38,7 @@ public struct BusMatchRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A rule given as text.
-    public init(rawValue: String) { description = rawValue }
+    package init(rawValue: String) { description = rawValue }
 }
 
 extension BusConnection {
@@ -46,7 +46,7 @@ extension BusConnection {
     ///
     /// Signals are delivered by ``run()`` or ``processPending(waitingUpTo:)``.
     /// - Returns: The subscription; keep it alive.
-    public func subscribe(
+    package func subscribe(
         _ rule: BusMatchRule, handler: @escaping @Sendable (BusSignal) -> Void
     ) throws(BusError) -> BusSubscription {
         let context = Unmanaged.passRetained(SignalContext(handler)).toOpaque()

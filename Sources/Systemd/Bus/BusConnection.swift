@@ -15,7 +15,7 @@ import Glibc
 /// same connection (e.g. emitting a signal, calling systemd) are allowed.
 ///
 /// Client calls work without a running loop. Exported objects and signal subscriptions need one.
-public final class BusConnection: @unchecked Sendable {
+package final class BusConnection: @unchecked Sendable {
     // Invariant: `bus` is only touched inside `withBus`, i.e. under `lock` or on the thread owning it.
     private let bus: OpaquePointer
     private let lock = Mutex<Void>(())
@@ -37,7 +37,7 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` or `/run/dbus/system_bus_socket`).
-    public static func system() throws(SystemdError) -> BusConnection {
+    package static func system() throws(SystemdError) -> BusConnection {
         var bus: OpaquePointer?
         _ = try sdCall("sd_bus_open_system", on: "the system bus") { sd_bus_open_system(&bus) }
         return try BusConnection(bus: bus!)
@@ -49,7 +49,7 @@ public final class BusConnection: @unchecked Sendable {
     ///   - address: A D-Bus address.
     ///   - isBusClient: `true` for a message bus (sends `Hello`, gets a unique name); `false` for a
     ///     direct peer connection such as systemd's private socket.
-    public convenience init(address: String, isBusClient: Bool = true) throws(SystemdError) {
+    package convenience init(address: String, isBusClient: Bool = true) throws(SystemdError) {
         var raw: OpaquePointer?
         _ = try sdCall("sd_bus_new") { sd_bus_new(&raw) }
         let bus = raw!
@@ -65,12 +65,12 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Connects directly to systemd's private socket (root only; works without a system bus).
-    public static func systemdPrivate(path: String = "/run/systemd/private") throws(SystemdError) -> BusConnection {
+    package static func systemdPrivate(path: String = "/run/systemd/private") throws(SystemdError) -> BusConnection {
         try BusConnection(address: "unix:path=" + path, isBusClient: false)
     }
 
     /// This connection's unique name on the bus (e.g. `:1.42`), or nil on a direct connection.
-    public var uniqueName: String? {
+    package var uniqueName: String? {
         withBus { bus in
             var name: UnsafePointer<CChar>?
             guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
@@ -80,7 +80,7 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Takes the well-known `name` (fails if someone else owns it).
     /// - Throws: ``BusError``, e.g. AccessDenied when the bus policy forbids owning it.
-    public func requestName(_ name: String) throws(BusError) {
+    package func requestName(_ name: String) throws(BusError) {
         try withBus { (bus) throws(BusError) in
             let result = sd_bus_request_name(bus, name, 0)
             if result < 0 { throw BusError(errno: -result, operation: "request the bus name \(name)") }
@@ -88,7 +88,7 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Gives up the well-known `name`.
-    public func releaseName(_ name: String) throws(BusError) {
+    package func releaseName(_ name: String) throws(BusError) {
         try withBus { (bus) throws(BusError) in
             let result = sd_bus_release_name(bus, name)
             if result < 0 { throw BusError(errno: -result, operation: "release the bus name \(name)") }
@@ -112,7 +112,7 @@ public final class BusConnection: @unchecked Sendable {
     /// - Returns: The reply's values.
     /// - Throws: ``BusError``: the error reply, or a local failure (see ``BusError/isUnreachable``).
     @discardableResult
-    public func call(
+    package func call(
         destination: String?, path: String, interface: String, member: String,
         arguments: [BusValue] = [], timeout: Duration? = nil
     ) throws(BusError) -> BusValues {
@@ -142,7 +142,7 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Reads a property through `org.freedesktop.DBus.Properties.Get`, unwrapping the variant.
-    public func property(
+    package func property(
         destination: String?, path: String, interface: String, name: String
     ) throws(BusError) -> BusValue {
         try call(
@@ -155,7 +155,7 @@ public final class BusConnection: @unchecked Sendable {
     ///
     /// Example: `emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
     /// member: "Changed", arguments: ["myapp", "camera", "denied", "allowed", true])`.
-    public func emitSignal(path: String, interface: String, member: String, arguments: [BusValue]) throws(BusError) {
+    package func emitSignal(path: String, interface: String, member: String, arguments: [BusValue]) throws(BusError) {
         try withBus { (bus) throws(BusError) in
             var message: OpaquePointer?
             var result = sd_bus_message_new_signal(bus, &message, path, interface, member)
@@ -168,7 +168,7 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     /// Sends everything queued (e.g. signals) before returning.
-    public func flush() throws(BusError) {
+    package func flush() throws(BusError) {
         try withBus { (bus) throws(BusError) in
             let result = sd_bus_flush(bus)
             if result < 0 { throw BusError(errno: -result, operation: "sd_bus_flush") }

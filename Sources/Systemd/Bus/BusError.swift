@@ -8,62 +8,62 @@ import Glibc
 ///
 /// Handlers throw it to send an error reply; client calls throw it for error replies and for local
 /// failures (then named `System.Error.E…` by sd-bus, with ``errno`` set).
-public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The D-Bus error name.
-    public var name: String
+    package var name: String
     /// The human-readable message.
-    public var message: String
+    package var message: String
     /// The errno sd-bus associates with the error, if any.
-    public var errno: Int32?
+    package var errno: Int32?
 
     /// Creates an error with an explicit name.
-    public init(name: String, message: String, errno: Int32? = nil) {
+    package init(name: String, message: String, errno: Int32? = nil) {
         self.name = name
         self.message = message
         self.errno = errno
     }
 
     /// `org.freedesktop.DBus.Error.AccessDenied`
-    public static let accessDeniedName = "org.freedesktop.DBus.Error.AccessDenied"
+    package static let accessDeniedName = "org.freedesktop.DBus.Error.AccessDenied"
     /// `org.freedesktop.DBus.Error.InvalidArgs`
-    public static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
+    package static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
     /// `org.freedesktop.DBus.Error.Failed`
-    public static let failedName = "org.freedesktop.DBus.Error.Failed"
+    package static let failedName = "org.freedesktop.DBus.Error.Failed"
     /// `org.freedesktop.DBus.Error.ServiceUnknown`: nobody owns the destination name.
-    public static let serviceUnknownName = "org.freedesktop.DBus.Error.ServiceUnknown"
+    package static let serviceUnknownName = "org.freedesktop.DBus.Error.ServiceUnknown"
     /// `org.freedesktop.DBus.Error.NameHasNoOwner`
-    public static let nameHasNoOwnerName = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    package static let nameHasNoOwnerName = "org.freedesktop.DBus.Error.NameHasNoOwner"
     /// `org.freedesktop.DBus.Error.NoReply`: the peer did not answer in time.
-    public static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
+    package static let noReplyName = "org.freedesktop.DBus.Error.NoReply"
     /// `org.freedesktop.DBus.Error.Disconnected`: the connection closed before the answer came.
-    public static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
+    package static let disconnectedName = "org.freedesktop.DBus.Error.Disconnected"
     /// `org.freedesktop.DBus.Error.LimitsExceeded`: a caller has too much outstanding.
-    public static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
+    package static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
     /// `org.freedesktop.DBus.Error.UnknownMethod`
-    public static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
+    package static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
     /// `org.freedesktop.DBus.Error.UnknownObject`
-    public static let unknownObjectName = "org.freedesktop.DBus.Error.UnknownObject"
+    package static let unknownObjectName = "org.freedesktop.DBus.Error.UnknownObject"
 
     /// The caller may not do this.
-    public static func accessDenied(_ message: String = "Only root may call this method.") -> BusError {
+    package static func accessDenied(_ message: String = "Only root may call this method.") -> BusError {
         BusError(name: accessDeniedName, message: message)
     }
 
     /// An argument is not accepted; say what is accepted in `message`.
-    public static func invalidArgs(_ message: String) -> BusError {
+    package static func invalidArgs(_ message: String) -> BusError {
         BusError(name: invalidArgsName, message: message)
     }
 
     /// Something failed; `name` defaults to `org.freedesktop.DBus.Error.Failed`.
-    public static func failed(name: String = failedName, _ message: String) -> BusError {
+    package static func failed(name: String = failedName, _ message: String) -> BusError {
         BusError(name: name, message: message)
     }
 
     /// Whether this is an AccessDenied error (from a handler or from the bus policy).
-    public var isAccessDenied: Bool { name == Self.accessDeniedName || errno == EACCES || errno == EPERM }
+    package var isAccessDenied: Bool { name == Self.accessDeniedName || errno == EACCES || errno == EPERM }
 
     /// Whether the peer or the bus could not be reached (no owner, no reply, no connection).
-    public var isUnreachable: Bool {
+    package var isUnreachable: Bool {
         let names: Set<String> = [
             Self.serviceUnknownName, Self.nameHasNoOwnerName, Self.noReplyName,
             "org.freedesktop.DBus.Error.NoServer", "org.freedesktop.DBus.Error.Disconnected",
@@ -74,10 +74,10 @@ public struct BusError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the call was given up because the calling task was cancelled (`ECANCELED`).
-    public var isCancelled: Bool { errno == ECANCELED }
+    package var isCancelled: Bool { errno == ECANCELED }
 
     /// `name: message`.
-    public var description: String { "\(name): \(message)" }
+    package var description: String { "\(name): \(message)" }
 
     /// Converts a filled sd-bus error, or, when it is unset, the failed call's `-errno` `result`.
     init(_ error: UnsafePointer<sd_bus_error>, result: Int32) {

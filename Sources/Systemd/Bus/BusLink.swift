@@ -12,24 +12,24 @@ import Glibc
 /// A link opens its connection on first use, runs a loop on it at once (so the handshake completes
 /// and a disconnect is noticed), and when a call fails because the connection is gone, or the loop
 /// saw it close, it opens a new one and tries that call once more.
-public final class BusLink: Sendable {
+package final class BusLink: Sendable {
     private let open: @Sendable () throws(SystemdError) -> BusConnection
     private let current = Mutex<BusConnection?>(nil)
     private let opened = Atomic<Int>(0)
 
     /// A link that opens its connections with `open` (the system bus by default).
-    public init(open: @escaping @Sendable () throws(SystemdError) -> BusConnection = { () throws(SystemdError) in try .system() }) {
+    package init(open: @escaping @Sendable () throws(SystemdError) -> BusConnection = { () throws(SystemdError) in try .system() }) {
         self.open = open
     }
 
     /// How many connections this link has opened (1 until the first reconnect).
-    public var connectionsOpened: Int { opened.load(ordering: .acquiring) }
+    package var connectionsOpened: Int { opened.load(ordering: .acquiring) }
 
     /// Runs `body` with a live connection; when it fails because the connection is gone, opens a
     /// new connection and runs it once more.
     ///
     /// - Throws: ``BusError``: `body`'s own error, or why no connection could be opened.
-    public func withConnection<R>(_ body: (BusConnection) throws(BusError) -> R) throws(BusError) -> R {
+    package func withConnection<R>(_ body: (BusConnection) throws(BusError) -> R) throws(BusError) -> R {
         let connection = try live()
         do throws(BusError) {
             return try body(connection)
@@ -42,7 +42,7 @@ public final class BusLink: Sendable {
     /// Calls a method (see ``BusConnection/call(destination:path:interface:member:arguments:timeout:)``)
     /// over a live connection, reconnecting once if the connection turns out to be gone.
     @discardableResult
-    public func call(
+    package func call(
         destination: String?, path: String, interface: String, member: String,
         arguments: [BusValue] = [], timeout: Duration? = nil
     ) throws(BusError) -> BusValues {
@@ -58,7 +58,7 @@ public final class BusLink: Sendable {
     /// reconnecting once if the connection turns out to be gone. A peer that never answers delays
     /// only this call: the link's other calls go on.
     @discardableResult
-    public func callAsync(
+    package func callAsync(
         destination: String?, path: String, interface: String, member: String,
         arguments: [BusValue] = [], timeout: Duration? = nil, interactive: Bool = false
     ) async throws(BusError) -> BusValues {
@@ -77,12 +77,12 @@ public final class BusLink: Sendable {
 
     /// Opens the connection now (with its loop) instead of on first use, e.g. to learn at start
     /// that the bus is there.
-    public func connect() throws(BusError) {
+    package func connect() throws(BusError) {
         _ = try live()
     }
 
     /// Closes the connection (a later use opens a new one).
-    public func close() {
+    package func close() {
         let connection = current.withLock { current in
             defer { current = nil }
             return current

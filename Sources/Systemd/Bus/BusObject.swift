@@ -7,25 +7,25 @@ import Glibc
 #endif
 
 /// One incoming method call, decoded before the handler runs (safe to keep).
-public struct BusMethodCall: Sendable {
+package struct BusMethodCall: Sendable {
     /// The interface exported.
-    public var interface: BusInterface
+    package var interface: BusInterface
     /// The method name, e.g. `Get`.
-    public var member: String
+    package var member: String
     /// The object path called.
-    public var path: String
+    package var path: String
     /// The caller's unique bus name (nil on a direct connection).
-    public var sender: String?
+    package var sender: String?
     /// The caller's effective uid, or nil if the bus could not tell (treat as unprivileged).
-    public var senderUID: UInt32?
+    package var senderUID: UInt32?
     /// The arguments, already checked by sd-bus against the method's input signature.
-    public var arguments: BusValues
+    package var arguments: BusValues
     /// Whether the caller allows interactive authorization (`busctl --allow-interactive-authorization`):
     /// a polkit check may then ask the user to authenticate.
-    public var allowsInteractiveAuthorization: Bool
+    package var allowsInteractiveAuthorization: Bool
 
     /// Creates a call by hand, e.g. to test a handler without a bus.
-    public init(
+    package init(
         interface: BusInterface, member: String, path: String? = nil, sender: String? = nil,
         senderUID: UInt32?, arguments: BusValues = [], allowsInteractiveAuthorization: Bool = false
     ) {
@@ -39,10 +39,10 @@ public struct BusMethodCall: Sendable {
     }
 
     /// Whether the caller is root (uid 0).
-    public var isFromRoot: Bool { senderUID == 0 }
+    package var isFromRoot: Bool { senderUID == 0 }
 
     /// Throws AccessDenied unless the caller is root.
-    public func requireRoot(_ message: String? = nil) throws(BusError) {
+    package func requireRoot(_ message: String? = nil) throws(BusError) {
         guard isFromRoot else {
             throw .accessDenied(message ?? "\(interface.name).\(member) may only be called by root (uid 0).")
         }
@@ -50,36 +50,36 @@ public struct BusMethodCall: Sendable {
 }
 
 /// The values a method handler returns; their signature must match the method's output signature.
-public struct BusReply: Sendable, Hashable {
+package struct BusReply: Sendable, Hashable {
     /// The reply values.
-    public var values: [BusValue]
+    package var values: [BusValue]
 
     /// A reply with `values`.
-    public init(_ values: [BusValue]) { self.values = values }
+    package init(_ values: [BusValue]) { self.values = values }
 
     /// A reply with `values`.
-    public init(_ values: BusValue...) { self.values = values }
+    package init(_ values: BusValue...) { self.values = values }
 
     /// No values (for methods without output).
-    public static let empty = BusReply([])
+    package static let empty = BusReply([])
 
     /// One `s`.
-    public static func string(_ text: String) -> BusReply { BusReply(.string(text)) }
+    package static func string(_ text: String) -> BusReply { BusReply(.string(text)) }
 }
 
 /// A method handler: decides by `call.member`, returns a reply or throws the D-Bus error to send.
-public typealias BusMethodHandler = @Sendable (BusMethodCall) throws(BusError) -> BusReply
+package typealias BusMethodHandler = @Sendable (BusMethodCall) throws(BusError) -> BusReply
 
 /// A method handler that may answer later: it returns the reply (or throws) to answer now, or
 /// returns nil after handing `pending` to work that answers through it from any thread.
-public typealias BusDeferringMethodHandler =
+package typealias BusDeferringMethodHandler =
     @Sendable (BusMethodCall, BusPendingReply) throws(BusError) -> BusReply?
 
 /// A method call whose reply is still owed: ``send(_:)`` answers it once, from any thread.
 ///
 /// A call that is dropped unanswered is answered with `org.freedesktop.DBus.Error.Failed`, so a
 /// caller never waits for its timeout because of a lost reply.
-public final class BusPendingReply: @unchecked Sendable {
+package final class BusPendingReply: @unchecked Sendable {
     // Invariant: `message` is only touched inside `connection.withBus`; `answered` guards one answer.
     private let connection: BusConnection
     private let message: OpaquePointer
@@ -102,11 +102,11 @@ public final class BusPendingReply: @unchecked Sendable {
     }
 
     /// Whether the call is still waiting for its answer.
-    public var isPending: Bool { !answered.load(ordering: .acquiring) }
+    package var isPending: Bool { !answered.load(ordering: .acquiring) }
 
     /// Sends the reply or the error; later calls do nothing. A failure to send (the caller or the
     /// bus went away) is not reported: there is nobody left to tell.
-    public func send(_ result: Result<BusReply, BusError>) {
+    package func send(_ result: Result<BusReply, BusError>) {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         connection.withBus { _ in
@@ -151,11 +151,11 @@ public final class BusPendingReply: @unchecked Sendable {
 }
 
 /// An object exported on a connection; it stays exported while this value lives (or until ``cancel()``).
-public final class BusObject: Sendable {
+package final class BusObject: Sendable {
     /// What is exported.
-    public let interface: BusInterface
+    package let interface: BusInterface
     /// Where it is exported.
-    public let path: String
+    package let path: String
     private let slot: BusSlot
 
     init(interface: BusInterface, path: String, slot: BusSlot) {
@@ -165,7 +165,7 @@ public final class BusObject: Sendable {
     }
 
     /// Stops exporting the object.
-    public func cancel() { slot.cancel() }
+    package func cancel() { slot.cancel() }
 }
 
 extension BusConnection {
@@ -179,7 +179,7 @@ extension BusConnection {
     ///   - path: The object path; defaults to the interface's conventional path.
     ///   - handler: The dispatcher.
     /// - Returns: The export; keep it alive.
-    public func export(
+    package func export(
         _ interface: BusInterface, at path: String? = nil, handler: @escaping BusMethodHandler
     ) throws(BusError) -> BusObject {
         try export(interface, at: path) { (call, _) throws(BusError) -> BusReply? in try handler(call) }
@@ -189,7 +189,7 @@ extension BusConnection {
     ///
     /// - Throws: ``BusError`` `InvalidArgs` when a method of the description has no handler or a
     ///   handler names no method (a server out of step with its interface), before anything is exported.
-    public func export(
+    package func export(
         _ interface: BusInterface, at path: String? = nil,
         resolvingSenderUID: @escaping @Sendable (String) -> Bool = { _ in true },
         handlers: [String: BusDeferringMethodHandler]
@@ -221,7 +221,7 @@ extension BusConnection {
     ///     skip it; the default resolves it for every member.
     ///   - handler: The dispatcher.
     /// - Returns: The export; keep it alive.
-    public func export(
+    package func export(
         _ interface: BusInterface, at path: String? = nil,
         resolvingSenderUID: @escaping @Sendable (String) -> Bool = { _ in true },
         handler: @escaping BusDeferringMethodHandler

@@ -1,22 +1,22 @@
-public import Logging
+package import Logging
 
 /// Serves objects on a bus for the life of a daemon: connects, sets up, runs the loop, and when the
 /// bus goes away (dbus-daemon restarted, the connection dropped) connects and sets up again.
 ///
 /// A daemon whose serving connection died would otherwise keep running with nobody able to reach
 /// it; with `Type=notify` systemd does not notice a lost bus name, so the daemon has to.
-public struct BusServing: Sendable {
+package struct BusServing: Sendable {
     /// Opens each new connection.
-    public var open: @Sendable () throws(SystemdError) -> BusConnection
+    package var open: @Sendable () throws(SystemdError) -> BusConnection
     /// Beats on the loop thread while requests are being served, and between reconnect attempts.
-    public var heartbeat: LoopHeartbeat?
+    package var heartbeat: LoopHeartbeat?
     /// How long reconnecting may fail in a row before ``run(attach:)`` gives up and throws.
-    public var reconnectFor: Duration
+    package var reconnectFor: Duration
     /// Where reconnects are reported.
-    public var logger: Logger
+    package var logger: Logger
 
     /// Serving on the system bus unless `open` says otherwise.
-    public init(
+    package init(
         open: @escaping @Sendable () throws(SystemdError) -> BusConnection = { () throws(SystemdError) in try .system() },
         heartbeat: LoopHeartbeat? = nil, reconnectFor: Duration = .seconds(30), logger: Logger
     ) {
@@ -33,7 +33,7 @@ public struct BusServing: Sendable {
     ///   true on the first connection only. Called again after every reconnect.
     /// - Throws: What `attach` throws on the first connection (e.g. the name is taken), or the last
     ///   error once reconnecting has failed for ``reconnectFor``.
-    public func run(
+    package func run(
         attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
     ) async throws {
         var first = true

@@ -3,7 +3,7 @@
 /// Arrays carry their element signature so empty arrays still have a type.
 /// `a{ss}` is an ``array(elementSignature:_:)`` of ``dictEntry(_:_:)``s; build one with
 /// ``stringDictionary(_:)``.
-public indirect enum BusValue: Sendable, Hashable {
+package indirect enum BusValue: Sendable, Hashable {
     /// `s`
     case string(String)
     /// `o`
@@ -38,7 +38,7 @@ public indirect enum BusValue: Sendable, Hashable {
     case variant(BusValue)
 
     /// The D-Bus type signature of this value, e.g. `a{ss}` or `(bs)`.
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .string: "s"
         case .objectPath: "o"
@@ -60,22 +60,22 @@ public indirect enum BusValue: Sendable, Hashable {
     }
 
     /// `as` from Swift strings.
-    public static func stringArray(_ strings: [String]) -> BusValue {
+    package static func stringArray(_ strings: [String]) -> BusValue {
         .array(elementSignature: "s", strings.map { .string($0) })
     }
 
     /// `a{ss}` from a Swift dictionary, entries sorted by key.
-    public static func stringDictionary(_ dictionary: [String: String]) -> BusValue {
+    package static func stringDictionary(_ dictionary: [String: String]) -> BusValue {
         .array(elementSignature: "{ss}", dictionary.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
     }
 
     /// `ay` from bytes.
-    public static func bytes(_ bytes: [UInt8]) -> BusValue {
+    package static func bytes(_ bytes: [UInt8]) -> BusValue {
         .array(elementSignature: "y", bytes.map { .byte($0) })
     }
 
     /// The text of an `s`, `o` or `g` value.
-    public var stringValue: String? {
+    package var stringValue: String? {
         switch self {
         case .string(let text), .objectPath(let text), .signature(let text): text
         default: nil
@@ -83,17 +83,17 @@ public indirect enum BusValue: Sendable, Hashable {
     }
 
     /// The fields of a struct, or nil.
-    public var structureValue: [BusValue]? {
+    package var structureValue: [BusValue]? {
         if case .structure(let fields) = self { fields } else { nil }
     }
 
     /// The value of a `b`, or nil.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
     /// Any unsigned or non-negative signed integer as `UInt64`.
-    public var uint64Value: UInt64? {
+    package var uint64Value: UInt64? {
         switch self {
         case .byte(let value): UInt64(value)
         case .uint16(let value): UInt64(value)
@@ -107,13 +107,13 @@ public indirect enum BusValue: Sendable, Hashable {
     }
 
     /// The elements of an `as`.
-    public var stringArrayValue: [String]? {
+    package var stringArrayValue: [String]? {
         guard case .array("s", let items) = self else { return nil }
         return items.compactMap(\.stringValue)
     }
 
     /// The entries of an `a{ss}`.
-    public var stringDictionaryValue: [String: String]? {
+    package var stringDictionaryValue: [String: String]? {
         guard case .array("{ss}", let items) = self else { return nil }
         var result: [String: String] = [:]
         for case .dictEntry(.string(let key), .string(let value)) in items { result[key] = value }
@@ -121,7 +121,7 @@ public indirect enum BusValue: Sendable, Hashable {
     }
 
     /// The bytes of an `ay`.
-    public var bytesValue: [UInt8]? {
+    package var bytesValue: [UInt8]? {
         guard case .array("y", let items) = self else { return nil }
         return items.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
     }
@@ -129,10 +129,10 @@ public indirect enum BusValue: Sendable, Hashable {
 
 extension BusValue: ExpressibleByStringLiteral {
     /// A string literal is an `s`.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension BusValue: ExpressibleByBooleanLiteral {
     /// A boolean literal is a `b`.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }

@@ -1,21 +1,21 @@
 /// A client of polkit's authority (`org.freedesktop.PolicyKit1.Authority.CheckAuthorization`), the
 /// way systemd's own daemons authorize a bus caller: the subject is the caller's unique bus name.
-public struct PolkitAuthority: Sendable {
+package struct PolkitAuthority: Sendable {
     /// polkit's answer for one caller and action.
-    public struct Answer: Sendable, Hashable {
+    package struct Answer: Sendable, Hashable {
         /// The caller may do it.
-        public var isAuthorized: Bool
+        package var isAuthorized: Bool
         /// The caller could, after authenticating (not authorized yet).
-        public var isChallenge: Bool
+        package var isChallenge: Bool
     }
 
     /// The link the checks go through.
-    public let link: BusLink
+    package let link: BusLink
     /// How long a check that may prompt waits (``interactiveTimeout`` unless a test says otherwise).
     let promptBound: Duration
 
     /// Asks over `link`.
-    public init(link: BusLink) {
+    package init(link: BusLink) {
         self.init(link: link, promptBound: Self.interactiveTimeout)
     }
 
@@ -26,9 +26,9 @@ public struct PolkitAuthority: Sendable {
 
     /// How long a check may wait when polkit may ask the user to authenticate: as long as sd-bus
     /// waits for any reply (25 s), after which the caller has given up anyway.
-    public static let interactiveTimeout: Duration = .seconds(25)
+    package static let interactiveTimeout: Duration = .seconds(25)
     /// How long a check may wait otherwise.
-    public static let timeout: Duration = .seconds(5)
+    package static let timeout: Duration = .seconds(5)
 
     /// Whether the bus client `busName` may do `action`.
     ///
@@ -38,7 +38,7 @@ public struct PolkitAuthority: Sendable {
     ///   - interactive: let polkit ask the user to authenticate (only when the caller's message
     ///     allowed interactive authorization); the call then waits up to ``interactiveTimeout``.
     /// - Throws: ``BusError`` when polkit cannot be asked or did not answer in time.
-    public func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> Answer {
+    package func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> Answer {
         let subject = BusValue.structure([
             .string("system-bus-name"),
             .array(elementSignature: "{sv}", [.dictEntry(.string("name"), .variant(.string(busName)))]),

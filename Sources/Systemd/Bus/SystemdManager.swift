@@ -5,49 +5,49 @@ import Glibc
 #endif
 
 /// What systemd reports about a unit (from `org.freedesktop.systemd1.Unit` and `.Service`).
-public struct UnitStatus: Sendable, Hashable {
+package struct UnitStatus: Sendable, Hashable {
     /// The unit's name, e.g. `myapp.service`.
-    public var name: String
+    package var name: String
     /// `active`, `reloading`, `inactive`, `failed`, `activating`, `deactivating`.
-    public var activeState: String
+    package var activeState: String
     /// The type-specific state, e.g. `running`, `auto-restart`, `dead`.
-    public var subState: String
+    package var subState: String
     /// The current invocation id as 32 lowercase hex digits (`$INVOCATION_ID`), or `""` if none.
-    public var invocationID: String
+    package var invocationID: String
     /// The main process id, 0 if none.
-    public var mainPID: UInt32
+    package var mainPID: UInt32
     /// How often systemd restarted the service automatically.
-    public var restartCount: UInt32
+    package var restartCount: UInt32
 
     /// Whether a process of the unit may be running: `active`, `reloading` or `activating`.
-    public var isRunning: Bool { ["active", "reloading", "activating"].contains(activeState) }
+    package var isRunning: Bool { ["active", "reloading", "activating"].contains(activeState) }
 }
 
 /// Typed helpers for `org.freedesktop.systemd1.Manager` and unit properties.
 ///
 /// Works on the system bus (``BusConnection/system()``) or systemd's private socket
 /// (``BusConnection/systemdPrivate(path:)``).
-public struct SystemdManager: Sendable {
+package struct SystemdManager: Sendable {
     /// `org.freedesktop.systemd1`
-    public static let destination = "org.freedesktop.systemd1"
+    package static let destination = "org.freedesktop.systemd1"
     /// `/org/freedesktop/systemd1`
-    public static let path = "/org/freedesktop/systemd1"
+    package static let path = "/org/freedesktop/systemd1"
     /// `org.freedesktop.systemd1.Manager`
-    public static let managerInterface = "org.freedesktop.systemd1.Manager"
+    package static let managerInterface = "org.freedesktop.systemd1.Manager"
     /// `org.freedesktop.systemd1.NoSuchUnit`: the unit is not loaded.
-    public static let noSuchUnitErrorName = "org.freedesktop.systemd1.NoSuchUnit"
+    package static let noSuchUnitErrorName = "org.freedesktop.systemd1.NoSuchUnit"
 
     /// The connection calls go through.
-    public let connection: BusConnection
+    package let connection: BusConnection
 
     /// Talks to systemd over `connection`.
-    public init(connection: BusConnection) {
+    package init(connection: BusConnection) {
         self.connection = connection
     }
 
     /// The object path systemd serves `unit` at, computed as systemd does (`sd_bus_path_encode`):
     /// no round trip. systemd loads the unit on the first call to that path if it must.
-    public static func unitObjectPath(_ unit: String) -> String {
+    package static func unitObjectPath(_ unit: String) -> String {
         var encoded: UnsafeMutablePointer<CChar>?
         guard sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, &encoded) >= 0, let encoded else {
             return "/org/freedesktop/systemd1/unit/_"
@@ -58,7 +58,7 @@ public struct SystemdManager: Sendable {
 
     /// The unit name a unit object path stands for (the reverse of ``unitObjectPath(_:)``), or nil
     /// for a path that is not a unit's.
-    public static func unitName(fromObjectPath path: String) -> String? {
+    package static func unitName(fromObjectPath path: String) -> String? {
         var decoded: UnsafeMutablePointer<CChar>?
         guard sd_bus_path_decode(path, "/org/freedesktop/systemd1/unit", &decoded) > 0, let decoded else { return nil }
         defer { free(decoded) }
@@ -68,12 +68,12 @@ public struct SystemdManager: Sendable {
 
     /// The object path of a loaded unit (`GetUnit`).
     /// - Throws: ``BusError`` named ``noSuchUnitErrorName`` when the unit is not loaded.
-    public func unitPath(_ unit: String) throws(BusError) -> String {
+    package func unitPath(_ unit: String) throws(BusError) -> String {
         try callManager("GetUnit", [.string(unit)]).string(at: 0)
     }
 
     /// Sends `signal` to the unit's processes (`KillUnit`); `whom` is `main`, `control` or `all`.
-    public func killUnit(_ unit: String, whom: String = "main", signal: Int32 = 9) throws(BusError) {
+    package func killUnit(_ unit: String, whom: String = "main", signal: Int32 = 9) throws(BusError) {
         try callManager("KillUnit", [.string(unit), .string(whom), .int32(signal)])
     }
 
@@ -81,13 +81,13 @@ public struct SystemdManager: Sendable {
     /// `replace`) and waits until that job is done, as `systemctl start|stop|restart` does.
     ///
     /// - Throws: ``BusError``: systemd refused, or the job outlived `timeout`.
-    public func run(_ verb: UnitVerb, _ unit: String, timeout: Duration) throws(BusError) {
+    package func run(_ verb: UnitVerb, _ unit: String, timeout: Duration) throws(BusError) {
         let job = try callManager(verb.member, [.string(unit), .string("replace")]).objectPath(at: 0)
         try waitForJob(job, timeout: timeout, what: "\(verb.member) \(unit)")
     }
 
     /// What ``run(_:_:timeout:)`` does to a unit.
-    public enum UnitVerb: Sendable {
+    package enum UnitVerb: Sendable {
         case start, stop, restart
 
         var member: String {
@@ -122,14 +122,14 @@ public struct SystemdManager: Sendable {
     }
 
     /// `systemctl daemon-reload` (`Reload`): systemd reads unit files and drop-ins again.
-    public func reload() throws(BusError) {
+    package func reload() throws(BusError) {
         try connection.call(
             destination: Self.destination, path: Self.path, interface: Self.managerInterface, member: "Reload",
             timeout: .seconds(90))
     }
 
     /// `systemctl reset-failed UNIT` (`ResetFailedUnit`); a unit that is not loaded is fine.
-    public func resetFailed(_ unit: String) throws(BusError) {
+    package func resetFailed(_ unit: String) throws(BusError) {
         do throws(BusError) {
             try callManager("ResetFailedUnit", [.string(unit)])
         } catch where error.name == Self.noSuchUnitErrorName {
@@ -138,7 +138,7 @@ public struct SystemdManager: Sendable {
 
     /// A property of the unit as `systemctl show -P NAME` prints it: strings as they are, numbers
     /// in decimal, booleans as yes/no; looked up on the Unit interface, then the Service interface.
-    public func propertyText(_ unit: String, _ name: String) throws(BusError) -> String {
+    package func propertyText(_ unit: String, _ name: String) throws(BusError) -> String {
         let path = Self.unitObjectPath(unit)
         var value: BusValue
         do throws(BusError) {
@@ -162,7 +162,7 @@ public struct SystemdManager: Sendable {
     }
 
     /// The unit's state, or nil when systemd has not loaded it (never started since boot, or gone).
-    public func unitStatus(_ unit: String) throws(BusError) -> UnitStatus? {
+    package func unitStatus(_ unit: String) throws(BusError) -> UnitStatus? {
         let path: String
         do throws(BusError) {
             path = try unitPath(unit)
@@ -183,18 +183,18 @@ public struct SystemdManager: Sendable {
     }
 
     /// The unit's `ActiveState`, or `inactive` when it is not loaded.
-    public func activeState(_ unit: String) throws(BusError) -> String {
+    package func activeState(_ unit: String) throws(BusError) -> String {
         try unitStatus(unit)?.activeState ?? "inactive"
     }
 
     /// The unit's `InvocationID` as hex, or `""` when it is not loaded or has none.
-    public func invocationID(_ unit: String) throws(BusError) -> String {
+    package func invocationID(_ unit: String) throws(BusError) -> String {
         guard let path = try? unitPath(unit) else { return "" }
         return Self.hex(try property(path, "org.freedesktop.systemd1.Unit", "InvocationID").bytesValue ?? [])
     }
 
     /// Lowercase hex of `bytes` (how `$INVOCATION_ID` is written).
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)

@@ -5,27 +5,27 @@ import Glibc
 #endif
 
 /// A file descriptor passed in by systemd (socket activation or the file descriptor store).
-public struct ListenedFileDescriptor: Sendable, Hashable {
+package struct ListenedFileDescriptor: Sendable, Hashable {
     /// The descriptor number in this process (3 and up).
-    public var fd: CInt
+    package var fd: CInt
     /// Its name from `LISTEN_FDNAMES` (`FDNAME=` when stored, `FileDescriptorName=` for sockets).
-    public var name: String
+    package var name: String
 
     /// Pairs a descriptor with its name.
-    public init(fd: CInt, name: String) {
+    package init(fd: CInt, name: String) {
         self.fd = fd
         self.name = name
     }
 }
 
 /// The descriptors systemd passed to this process via `LISTEN_FDS`/`LISTEN_FDNAMES`/`LISTEN_PID`.
-public enum ListenFileDescriptors {
+package enum ListenFileDescriptors {
     /// Returns the passed descriptors with their names, or `[]` when none were passed to this process.
     ///
     /// libsystemd checks that `LISTEN_PID` names this process and marks the descriptors close-on-exec.
     /// - Parameter unsetEnvironment: Also remove the `LISTEN_*` variables (not thread-safe; off by default).
     /// - Throws: ``SystemdError`` if the variables are malformed.
-    public static func take(unsetEnvironment: Bool = false) throws(SystemdError) -> [ListenedFileDescriptor] {
+    package static func take(unsetEnvironment: Bool = false) throws(SystemdError) -> [ListenedFileDescriptor] {
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = try sdCall("sd_listen_fds_with_names", on: "LISTEN_FDS") {
             sd_listen_fds_with_names(unsetEnvironment ? 1 : 0, &names)
@@ -43,7 +43,7 @@ public enum ListenFileDescriptors {
     }
 
     /// The first passed descriptor named `name`, if any.
-    public static func first(named name: String) throws(SystemdError) -> ListenedFileDescriptor? {
+    package static func first(named name: String) throws(SystemdError) -> ListenedFileDescriptor? {
         try take().first { $0.name == name }
     }
 }

@@ -8,31 +8,31 @@ import Glibc
 ///
 /// A sealed memfd can no longer be written, grown or shrunk, so whoever receives it reads exactly the
 /// bytes that were put in.
-public enum SealedMemoryFile {
+package enum SealedMemoryFile {
     /// The seals a memfd can carry (`F_SEAL_*`).
-    public struct Seals: OptionSet, Sendable, Hashable {
+    package struct Seals: OptionSet, Sendable, Hashable {
         /// The `F_SEAL_*` bits.
-        public var rawValue: CInt
+        package var rawValue: CInt
         /// Wraps `F_SEAL_*` bits.
-        public init(rawValue: CInt) { self.rawValue = rawValue }
+        package init(rawValue: CInt) { self.rawValue = rawValue }
 
         /// `F_SEAL_SEAL`: no more seals can be added.
-        public static let seal = Seals(rawValue: CSYSTEMD_F_SEAL_SEAL)
+        package static let seal = Seals(rawValue: CSYSTEMD_F_SEAL_SEAL)
         /// `F_SEAL_SHRINK`: the file cannot shrink.
-        public static let shrink = Seals(rawValue: CSYSTEMD_F_SEAL_SHRINK)
+        package static let shrink = Seals(rawValue: CSYSTEMD_F_SEAL_SHRINK)
         /// `F_SEAL_GROW`: the file cannot grow.
-        public static let grow = Seals(rawValue: CSYSTEMD_F_SEAL_GROW)
+        package static let grow = Seals(rawValue: CSYSTEMD_F_SEAL_GROW)
         /// `F_SEAL_WRITE`: the contents cannot change.
-        public static let write = Seals(rawValue: CSYSTEMD_F_SEAL_WRITE)
+        package static let write = Seals(rawValue: CSYSTEMD_F_SEAL_WRITE)
         /// Every seal: the file is immutable.
-        public static let all: Seals = [.seal, .shrink, .grow, .write]
+        package static let all: Seals = [.seal, .shrink, .grow, .write]
     }
 
     /// Creates a close-on-exec memfd named `name` holding `bytes`, sealed against every change.
     ///
     /// - Returns: The new descriptor; the caller owns it (close it after handing it on).
     /// - Throws: ``SystemdError`` naming the step that failed.
-    public static func create(name: String, bytes: some Collection<UInt8>) throws(SystemdError) -> CInt {
+    package static func create(name: String, bytes: some Collection<UInt8>) throws(SystemdError) -> CInt {
         let fd = try sysCall("memfd_create", on: name) {
             csystemd_memfd_create(name, CSYSTEMD_MFD_CLOEXEC | CSYSTEMD_MFD_ALLOW_SEALING)
         }
@@ -55,7 +55,7 @@ public enum SealedMemoryFile {
     }
 
     /// The seals currently on `fd`.
-    public static func seals(of fd: CInt) throws(SystemdError) -> Seals {
+    package static func seals(of fd: CInt) throws(SystemdError) -> Seals {
         let bits = try sysCall("fcntl(F_GET_SEALS)", on: "fd \(fd)") {
             csystemd_fcntl_int(fd, CSYSTEMD_F_GET_SEALS, 0)
         }
@@ -67,7 +67,7 @@ public enum SealedMemoryFile {
     ///
     /// - Parameter limit: Reading stops there, whatever the file's size: pass one byte more than the
     ///   most you accept, so that an oversized file is seen as such without being read whole.
-    public static func readAll(from fd: CInt, limit: Int = .max) throws(SystemdError) -> [UInt8] {
+    package static func readAll(from fd: CInt, limit: Int = .max) throws(SystemdError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while result.count < limit {

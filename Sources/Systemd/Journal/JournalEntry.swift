@@ -1,18 +1,18 @@
 /// One journal entry as read by ``JournalReader``.
-public struct JournalEntry: Sendable, Hashable {
+package struct JournalEntry: Sendable, Hashable {
     /// Every field of the entry (for a field that repeats, the last value).
-    public var fields: [String: String]
+    package var fields: [String: String]
     /// When it was logged: microseconds since the Unix epoch (`__REALTIME_TIMESTAMP`).
-    public var realtimeMicroseconds: UInt64
+    package var realtimeMicroseconds: UInt64
     /// Microseconds since boot (`__MONOTONIC_TIMESTAMP`), valid within ``bootID``.
-    public var monotonicMicroseconds: UInt64
+    package var monotonicMicroseconds: UInt64
     /// The boot the monotonic time belongs to, 32 hex digits.
-    public var bootID: String
+    package var bootID: String
     /// The entry's cursor, for ``JournalReader/seek(cursor:)`` and `journalctl --after-cursor`.
-    public var cursor: String
+    package var cursor: String
 
     /// Creates an entry by hand (e.g. in tests of code that formats entries).
-    public init(fields: [String: String], realtimeMicroseconds: UInt64, monotonicMicroseconds: UInt64 = 0,
+    package init(fields: [String: String], realtimeMicroseconds: UInt64, monotonicMicroseconds: UInt64 = 0,
                 bootID: String = "", cursor: String = "") {
         self.fields = fields
         self.realtimeMicroseconds = realtimeMicroseconds
@@ -22,11 +22,11 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// The value of field `name`, if present.
-    public subscript(_ name: String) -> String? { fields[name] }
+    package subscript(_ name: String) -> String? { fields[name] }
 
     /// `MESSAGE`.
-    public var message: String? { fields["MESSAGE"] }
+    package var message: String? { fields["MESSAGE"] }
 
     /// `MESSAGE_ID`.
-    public var messageID: String? { fields["MESSAGE_ID"] }
+    package var messageID: String? { fields["MESSAGE_ID"] }
 }

@@ -2,12 +2,12 @@
 ///
 /// journald silently drops fields whose names are not 1–64 characters of `A-Z`, `0-9` and `_`
 /// starting with a letter (names starting with `_` are reserved for fields journald adds itself).
-public enum JournalFieldName {
+package enum JournalFieldName {
     /// The longest name journald accepts.
-    public static let maximumLength = 64
+    package static let maximumLength = 64
 
     /// Whether journald accepts `name` from a client as is.
-    public static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...maximumLength).contains(bytes.count), let first = bytes.first else { return false }
         guard isUppercaseLetter(first) else { return false }
@@ -20,7 +20,7 @@ public enum JournalFieldName {
     /// or `_` becomes `_` (one per Unicode scalar); a result starting with a digit or `_` gets an `X`
     /// in front (so `_SYSTEMD_UNIT` cannot pose as a trusted field: it becomes `X_SYSTEMD_UNIT`);
     /// the result is cut to 64 characters. `request.id` → `REQUEST_ID`, `2fa` → `X2FA`.
-    public static func sanitize(_ key: String) -> String? {
+    package static func sanitize(_ key: String) -> String? {
         guard !key.isEmpty else { return nil }
         var bytes: [UInt8] = key.unicodeScalars.map { scalar in
             guard scalar.isASCII else { return UInt8(ascii: "_") }

@@ -17,9 +17,9 @@ import Glibc
 ///     if picker.value(of: 1) == "myapp.service" { … }
 /// }
 /// ```
-public struct JournalFieldPicker: Sendable {
+package struct JournalFieldPicker: Sendable {
     /// The wanted field names; values are asked for by position in this list.
-    public let names: [String]
+    package let names: [String]
     /// The positions in `names` of the names of each length (index: the length).
     private let positionsByLength: [[Int]]
     private let nameBytes: [[UInt8]]
@@ -29,7 +29,7 @@ public struct JournalFieldPicker: Sendable {
     private var ranges: [Range<Int>?]
 
     /// A picker for `names` (valid journal field names; longer than 64 bytes never match).
-    public init(_ names: [String]) {
+    package init(_ names: [String]) {
         self.names = names
         nameBytes = names.map { Array($0.utf8) }
         var positions = [[Int]](repeating: [], count: JournalFieldName.maximumLength + 1)
@@ -41,25 +41,25 @@ public struct JournalFieldPicker: Sendable {
     }
 
     /// The value of the field at `position` in ``names`` in the entry picked last, or nil.
-    public func value(of position: Int) -> String? {
+    package func value(of position: Int) -> String? {
         ranges[position].map { range in
             storage.withUnsafeBufferPointer { String(decoding: $0[range], as: UTF8.self) }
         }
     }
 
     /// Whether the entry picked last has the field at `position`, whatever its value; allocates nothing.
-    public func contains(_ position: Int) -> Bool {
+    package func contains(_ position: Int) -> Bool {
         ranges[position] != nil
     }
 
     /// Whether the entry picked last has the field at `position` with exactly `value`; allocates nothing.
-    public func has(_ position: Int, equalTo value: String) -> Bool {
+    package func has(_ position: Int, equalTo value: String) -> Bool {
         guard let range = ranges[position] else { return false }
         return storage[range].elementsEqual(value.utf8)
     }
 
     /// The picked fields of the entry picked last, by name.
-    public var fields: [String: String] {
+    package var fields: [String: String] {
         var fields: [String: String] = [:]
         fields.reserveCapacity(names.count)
         for position in names.indices {

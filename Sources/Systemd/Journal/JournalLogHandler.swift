@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -18,25 +18,25 @@ import Glibc
 /// LoggingSystem.bootstrap { label in JournalLogHandler(label: label) }
 /// logger.notice("app launched", metadata: [JournalLogHandler.messageIDKey: "0c3e…", "LAUNCH_OUTCOME": "fresh"])
 /// ```
-public struct JournalLogHandler: LogHandler {
+package struct JournalLogHandler: LogHandler {
     /// The metadata key whose value becomes the entry's `MESSAGE_ID`.
-    public static let messageIDKey = "MESSAGE_ID"
+    package static let messageIDKey = "MESSAGE_ID"
 
     /// Field names the handler writes itself; metadata mapping to one of these is written as `METADATA_<NAME>`.
-    public static let reservedFieldNames: Set<String> = [
+    package static let reservedFieldNames: Set<String> = [
         "MESSAGE", "PRIORITY", "CODE_FILE", "CODE_LINE", "CODE_FUNC", "SYSLOG_IDENTIFIER",
     ]
 
     /// The logger's label (as given to `LoggingSystem.bootstrap`).
-    public let label: String
+    package let label: String
     /// `SYSLOG_IDENTIFIER` of every entry: by default the executable's name.
-    public var identifier: String
+    package var identifier: String
     /// The minimum level this handler writes.
-    public var logLevel: Logger.Level = .info
+    package var logLevel: Logger.Level = .info
     /// Metadata added to every entry of this handler.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Supplies contextual metadata (e.g. task-local) at each log call.
-    public var metadataProvider: Logger.MetadataProvider?
+    package var metadataProvider: Logger.MetadataProvider?
 
     private let sink: JournalSink
 
@@ -46,7 +46,7 @@ public struct JournalLogHandler: LogHandler {
     ///   - identifier: `SYSLOG_IDENTIFIER`; defaults to the executable's name.
     ///   - sink: Where entries go; defaults to ``JournalSink/shared``.
     ///   - metadataProvider: Contextual metadata merged between handler and event metadata.
-    public init(
+    package init(
         label: String,
         identifier: String? = nil,
         sink: JournalSink = .shared,
@@ -59,13 +59,13 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// Handler metadata by key.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes `event` (handler → provider → event metadata, the later winning on equal keys).
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let own = event.metadata { merged.merge(own) { $1 } }
@@ -81,7 +81,7 @@ public struct JournalLogHandler: LogHandler {
     ///
     /// Order: `MESSAGE`, `PRIORITY`, `CODE_FILE`, `CODE_LINE`, `CODE_FUNC`, `SYSLOG_IDENTIFIER`,
     /// `ERROR` (if any), then metadata sorted by key. Keys that sanitize to nothing (empty) are skipped.
-    public static func fields(
+    package static func fields(
         level: Logger.Level,
         message: String,
         metadata: Logger.Metadata,
@@ -109,7 +109,7 @@ public struct JournalLogHandler: LogHandler {
     }
 
     /// The syslog priority of a swift-log level (`critical` 2 … `debug`/`trace` 7).
-    public static func priority(of level: Logger.Level) -> Int {
+    package static func priority(of level: Logger.Level) -> Int {
         switch level {
         case .critical: 2
         case .error: 3

@@ -5,7 +5,7 @@ extension JournalReader {
     /// Every value `field` has in any entry of the open files, each once (`sd_journal_query_unique`),
     /// e.g. `_MACHINE_ID` for the hosts of a folder of systemd-journal-remote's files. It reads the
     /// files' field indexes, not their entries, and ignores the matches.
-    public func uniqueValues(of field: String) throws(SystemdError) -> [String] {
+    package func uniqueValues(of field: String) throws(SystemdError) -> [String] {
         _ = try sdCall("sd_journal_query_unique", on: field) { sd_journal_query_unique(journal, field) }
         var values: Set<String> = []
         sd_journal_restart_unique(journal)

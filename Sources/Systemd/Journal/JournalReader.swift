@@ -13,22 +13,22 @@ import Glibc
 /// try reader.seek(realtimeMicroseconds: since)
 /// while let entry = try reader.nextEntry() { print(entry.message ?? "") }
 /// ```
-public final class JournalReader {
+package final class JournalReader {
     /// Which journal files ``init(flags:)`` opens (`SD_JOURNAL_*`).
-    public struct OpenFlags: OptionSet, Sendable, Hashable {
+    package struct OpenFlags: OptionSet, Sendable, Hashable {
         /// The `SD_JOURNAL_*` bits.
-        public var rawValue: Int32
+        package var rawValue: Int32
         /// Wraps `SD_JOURNAL_*` bits.
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+        package init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// Only this machine's journal (not other machines' files in the journal directories).
-        public static let localOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_LOCAL_ONLY))
+        package static let localOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_LOCAL_ONLY))
         /// Only the volatile journal in /run.
-        public static let runtimeOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_RUNTIME_ONLY))
+        package static let runtimeOnly = OpenFlags(rawValue: Int32(SD_JOURNAL_RUNTIME_ONLY))
         /// System services and the kernel.
-        public static let system = OpenFlags(rawValue: Int32(SD_JOURNAL_SYSTEM))
+        package static let system = OpenFlags(rawValue: Int32(SD_JOURNAL_SYSTEM))
         /// The current user's journal.
-        public static let currentUser = OpenFlags(rawValue: Int32(SD_JOURNAL_CURRENT_USER))
+        package static let currentUser = OpenFlags(rawValue: Int32(SD_JOURNAL_CURRENT_USER))
     }
 
     /// The open `sd_journal` (``JournalReader+Files.swift`` reads it too).
@@ -36,7 +36,7 @@ public final class JournalReader {
     let source: String
 
     /// Opens the machine's journal (`sd_journal_open`), by default this machine's files only.
-    public init(flags: OpenFlags = [.localOnly]) throws(SystemdError) {
+    package init(flags: OpenFlags = [.localOnly]) throws(SystemdError) {
         var raw: OpaquePointer?
         _ = try sdCall("sd_journal_open", on: "the system journal") { sd_journal_open(&raw, flags.rawValue) }
         journal = raw!
@@ -45,7 +45,7 @@ public final class JournalReader {
     }
 
     /// Opens the journal files in `directory` (`sd_journal_open_directory`), e.g. an exported journal.
-    public init(directory: String) throws(SystemdError) {
+    package init(directory: String) throws(SystemdError) {
         var raw: OpaquePointer?
         _ = try sdCall("sd_journal_open_directory", on: directory) { sd_journal_open_directory(&raw, directory, 0) }
         journal = raw!
@@ -55,7 +55,7 @@ public final class JournalReader {
 
     /// Opens exactly the journal files `paths` (`sd_journal_open_files`), e.g. systemd-journal-remote's
     /// `remote-HOST.journal` files of several hosts; `source` names them in errors.
-    public init(files paths: [String], source: String) throws(SystemdError) {
+    package init(files paths: [String], source: String) throws(SystemdError) {
         var raw: OpaquePointer?
         let copies = paths.map { strdup($0) }
         defer { copies.forEach { free($0) } }
@@ -71,7 +71,7 @@ public final class JournalReader {
     // MARK: Matches
 
     /// Only entries with `field=value` (same field twice: either value; different fields: both).
-    public func addMatch(_ field: String, _ value: String) throws(SystemdError) {
+    package func addMatch(_ field: String, _ value: String) throws(SystemdError) {
         let match = Array("\(field)=\(value)".utf8)
         _ = try sdCall("sd_journal_add_match", on: "\(field)=\(value)") {
             match.withUnsafeBytes { sd_journal_add_match(journal, $0.baseAddress, $0.count) }
@@ -79,73 +79,73 @@ public final class JournalReader {
     }
 
     /// Starts an alternative group of matches: entries matching the groups before OR the next one.
-    public func addDisjunction() throws(SystemdError) {
+    package func addDisjunction() throws(SystemdError) {
         _ = try sdCall("sd_journal_add_disjunction", on: source) { sd_journal_add_disjunction(journal) }
     }
 
     /// Combines the groups before AND the next one.
-    public func addConjunction() throws(SystemdError) {
+    package func addConjunction() throws(SystemdError) {
         _ = try sdCall("sd_journal_add_conjunction", on: source) { sd_journal_add_conjunction(journal) }
     }
 
     /// Removes every match.
-    public func flushMatches() { sd_journal_flush_matches(journal) }
+    package func flushMatches() { sd_journal_flush_matches(journal) }
 
     // MARK: Seeking
 
     /// Before the first entry; ``next()`` then reads the oldest.
-    public func seekHead() throws(SystemdError) {
+    package func seekHead() throws(SystemdError) {
         _ = try sdCall("sd_journal_seek_head", on: source) { sd_journal_seek_head(journal) }
     }
 
     /// After the last entry; ``previous()`` then reads the newest.
-    public func seekTail() throws(SystemdError) {
+    package func seekTail() throws(SystemdError) {
         _ = try sdCall("sd_journal_seek_tail", on: source) { sd_journal_seek_tail(journal) }
     }
 
     /// Just before the first entry at or after `realtimeMicroseconds` (µs since the epoch).
-    public func seek(realtimeMicroseconds: UInt64) throws(SystemdError) {
+    package func seek(realtimeMicroseconds: UInt64) throws(SystemdError) {
         _ = try sdCall("sd_journal_seek_realtime_usec", on: source) {
             sd_journal_seek_realtime_usec(journal, realtimeMicroseconds)
         }
     }
 
     /// At the entry `cursor` names; ``next()`` then reads that entry (or the closest one).
-    public func seek(cursor: String) throws(SystemdError) {
+    package func seek(cursor: String) throws(SystemdError) {
         _ = try sdCall("sd_journal_seek_cursor", on: cursor) { sd_journal_seek_cursor(journal, cursor) }
     }
 
     // MARK: Stepping
 
     /// Moves to the next entry; false at the end.
-    public func next() throws(SystemdError) -> Bool {
+    package func next() throws(SystemdError) -> Bool {
         try sdCall("sd_journal_next", on: source) { sd_journal_next(journal) } > 0
     }
 
     /// Moves to the previous entry; false at the beginning.
-    public func previous() throws(SystemdError) -> Bool {
+    package func previous() throws(SystemdError) -> Bool {
         try sdCall("sd_journal_previous", on: source) { sd_journal_previous(journal) } > 0
     }
 
     /// Moves forward and reads the entry there, or nil at the end.
-    public func nextEntry() throws(SystemdError) -> JournalEntry? {
+    package func nextEntry() throws(SystemdError) -> JournalEntry? {
         try next() ? try currentEntry() : nil
     }
 
     /// Moves backward and reads the entry there, or nil at the beginning.
-    public func previousEntry() throws(SystemdError) -> JournalEntry? {
+    package func previousEntry() throws(SystemdError) -> JournalEntry? {
         try previous() ? try currentEntry() : nil
     }
 
     /// Reads up to `limit` entries forward from the current position.
-    public func entries(limit: Int = .max) throws(SystemdError) -> [JournalEntry] {
+    package func entries(limit: Int = .max) throws(SystemdError) -> [JournalEntry] {
         var result: [JournalEntry] = []
         while result.count < limit, let entry = try nextEntry() { result.append(entry) }
         return result
     }
 
     /// Waits up to `timeout` for the journal to change (for following); true if it did.
-    public func wait(timeout: Duration) throws(SystemdError) -> Bool {
+    package func wait(timeout: Duration) throws(SystemdError) -> Bool {
         let usec = UInt64(max(0, timeout / .microseconds(1)))
         return try sdCall("sd_journal_wait", on: source) { sd_journal_wait(journal, usec) } != Int32(SD_JOURNAL_NOP)
     }
@@ -154,7 +154,7 @@ public final class JournalReader {
 
     /// Every field of the current entry (for a repeated field, the last value; binary data is
     /// decoded as UTF-8 with replacement characters).
-    public func currentFields() throws(SystemdError) -> [String: String] {
+    package func currentFields() throws(SystemdError) -> [String: String] {
         var fields: [String: String] = [:]
         sd_journal_restart_data(journal)
         while true {
@@ -170,7 +170,7 @@ public final class JournalReader {
     }
 
     /// Fills `picker` with its fields from the current entry, in one walk over the entry's data.
-    public func pick(_ picker: inout JournalFieldPicker) throws(SystemdError) {
+    package func pick(_ picker: inout JournalFieldPicker) throws(SystemdError) {
         picker.reset()
         sd_journal_restart_data(journal)
         while true {
@@ -185,7 +185,7 @@ public final class JournalReader {
     }
 
     /// The value of `field` in the current entry, or nil if it has none.
-    public func field(_ name: String) throws(SystemdError) -> String? {
+    package func field(_ name: String) throws(SystemdError) -> String? {
         var data: UnsafeRawPointer?
         var length = 0
         let result = sd_journal_get_data(journal, name, &data, &length)
@@ -195,14 +195,14 @@ public final class JournalReader {
     }
 
     /// The current entry's wall-clock time in µs since the epoch.
-    public func realtimeMicroseconds() throws(SystemdError) -> UInt64 {
+    package func realtimeMicroseconds() throws(SystemdError) -> UInt64 {
         var usec: UInt64 = 0
         _ = try sdCall("sd_journal_get_realtime_usec", on: source) { sd_journal_get_realtime_usec(journal, &usec) }
         return usec
     }
 
     /// The current entry's monotonic time in µs and the boot it belongs to.
-    public func monotonic() throws(SystemdError) -> (microseconds: UInt64, bootID: String) {
+    package func monotonic() throws(SystemdError) -> (microseconds: UInt64, bootID: String) {
         var usec: UInt64 = 0
         var boot = sd_id128_t()
         _ = try sdCall("sd_journal_get_monotonic_usec", on: source) {
@@ -213,7 +213,7 @@ public final class JournalReader {
     }
 
     /// The current entry's cursor.
-    public func cursor() throws(SystemdError) -> String {
+    package func cursor() throws(SystemdError) -> String {
         var raw: UnsafeMutablePointer<CChar>?
         _ = try sdCall("sd_journal_get_cursor", on: source) { sd_journal_get_cursor(journal, &raw) }
         defer { free(raw) }
@@ -221,12 +221,12 @@ public final class JournalReader {
     }
 
     /// Whether the current entry is the one `cursor` names.
-    public func isAt(cursor: String) throws(SystemdError) -> Bool {
+    package func isAt(cursor: String) throws(SystemdError) -> Bool {
         try sdCall("sd_journal_test_cursor", on: cursor) { sd_journal_test_cursor(journal, cursor) } > 0
     }
 
     /// The current entry with its fields, timestamps and cursor.
-    public func currentEntry() throws(SystemdError) -> JournalEntry {
+    package func currentEntry() throws(SystemdError) -> JournalEntry {
         let (monotonicUsec, bootID) = try monotonic()
         return JournalEntry(
             fields: try currentFields(), realtimeMicroseconds: try realtimeMicroseconds(),

@@ -12,9 +12,9 @@ import Glibc
 /// journald. When journald is unreachable (nothing listens on `/run/systemd/journal/socket`) each entry
 /// is written as one line to the fallback descriptor (stderr by default), serialized by a lock so lines
 /// do not interleave; when journald is not reading, entries are dropped and counted.
-public final class JournalSink: Sendable {
+package final class JournalSink: Sendable {
     /// The process-wide sink: journald, falling back to stderr.
-    public static let shared = JournalSink()
+    package static let shared = JournalSink()
 
     private let useJournal: Bool
     private let fallbackFD: CInt
@@ -33,7 +33,7 @@ public final class JournalSink: Sendable {
     ///   - useJournal: Try journald first (default). `false` writes every entry to `fallbackFD`.
     ///   - fallbackFD: Where lines go when journald is not used or not reachable (default 2, stderr);
     ///     not closed by the sink.
-    public convenience init(useJournal: Bool = true, fallbackFD: CInt = 2) {
+    package convenience init(useJournal: Bool = true, fallbackFD: CInt = 2) {
         self.init(useJournal: useJournal, fallbackFD: fallbackFD, socketPath: JournalDatagram.socketPath)
     }
 
@@ -51,7 +51,7 @@ public final class JournalSink: Sendable {
     }
 
     /// Whether journald's native socket exists on this machine.
-    public static var isJournalReachable: Bool {
+    package static var isJournalReachable: Bool {
         access("/run/systemd/journal/socket", W_OK) == 0
     }
 
@@ -64,7 +64,7 @@ public final class JournalSink: Sendable {
     /// so is every later one at once until journald reads again (it is stuck: waiting would only stall
     /// the caller); the next entry that goes through is followed by one saying how many were lost.
     /// When no journald listens, the line goes to the fallback descriptor.
-    public func write(_ fields: [JournalField], fallbackLine: @autoclosure () -> String) {
+    package func write(_ fields: [JournalField], fallbackLine: @autoclosure () -> String) {
         if useJournal {
             let bytes = JournalDatagram.encode(fields)
             var outcome = JournalDatagram.send(bytes, on: socketFD, to: socketPath)

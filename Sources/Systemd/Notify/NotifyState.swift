@@ -1,7 +1,7 @@
 /// One assignment (or a small group of them) in an `sd_notify` message.
 ///
 /// ``message(_:)`` joins states into the newline-separated text systemd reads from `NOTIFY_SOCKET`.
-public enum NotifyState: Sendable, Hashable {
+package enum NotifyState: Sendable, Hashable {
     /// `READY=1`: start-up finished.
     case ready
     /// `RELOADING=1`: reloading configuration.
@@ -26,7 +26,7 @@ public enum NotifyState: Sendable, Hashable {
     case fdStoreRemove(name: String)
 
     /// The `KEY=value` lines of this state, in order.
-    public var assignments: [String] {
+    package var assignments: [String] {
         switch self {
         case .ready: ["READY=1"]
         case .reloading: ["RELOADING=1"]
@@ -43,12 +43,12 @@ public enum NotifyState: Sendable, Hashable {
     }
 
     /// The full notify message for `states`: their assignments joined by newlines.
-    public static func message(_ states: [NotifyState]) -> String {
+    package static func message(_ states: [NotifyState]) -> String {
         states.flatMap(\.assignments).joined(separator: "\n")
     }
 
     /// Whether `name` is accepted by systemd as an `FDNAME`: 1–255 printable ASCII characters, no `:`.
-    public static func isValidFileDescriptorName(_ name: String) -> Bool {
+    package static func isValidFileDescriptorName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...255).contains(bytes.count) else { return false }
         return bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }

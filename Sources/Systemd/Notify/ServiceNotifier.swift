@@ -8,12 +8,12 @@ import Glibc
 ///
 /// Whether systemd listens is read from `NOTIFY_SOCKET` at every send, as libsystemd does, so the value
 /// is cheap to copy and keep anywhere.
-public struct ServiceNotifier: Sendable {
+package struct ServiceNotifier: Sendable {
     /// Creates a notifier for the current process.
-    public init() {}
+    package init() {}
 
     /// Whether `NOTIFY_SOCKET` is set, i.e. messages reach a service manager.
-    public static var isSupervised: Bool { environmentValue("NOTIFY_SOCKET") != nil }
+    package static var isSupervised: Bool { environmentValue("NOTIFY_SOCKET") != nil }
 
     /// Sends `states` as one message, passing `fileDescriptors` along (SCM_RIGHTS).
     ///
@@ -23,7 +23,7 @@ public struct ServiceNotifier: Sendable {
     /// - Returns: `true` if the message was sent, `false` when not supervised (nothing happens).
     /// - Throws: ``SystemdError`` if a file descriptor name is invalid or the socket refuses the message.
     @discardableResult
-    public func notify(_ states: [NotifyState], fileDescriptors: [CInt] = []) throws(SystemdError) -> Bool {
+    package func notify(_ states: [NotifyState], fileDescriptors: [CInt] = []) throws(SystemdError) -> Bool {
         for name in states.compactMap(\.fileDescriptorName) where !NotifyState.isValidFileDescriptorName(name) {
             throw SystemdError(code: .invalidArgument, operation: "sd_pid_notify (FDNAME)", target: name)
         }
@@ -39,36 +39,36 @@ public struct ServiceNotifier: Sendable {
 
     /// Sends `states` as one message. See ``notify(_:fileDescriptors:)``.
     @discardableResult
-    public func notify(_ states: NotifyState...) throws(SystemdError) -> Bool {
+    package func notify(_ states: NotifyState...) throws(SystemdError) -> Bool {
         try notify(states)
     }
 
     /// Sends `READY=1`, with a `STATUS=` line when `status` is given.
     @discardableResult
-    public func ready(status: String? = nil) throws(SystemdError) -> Bool {
+    package func ready(status: String? = nil) throws(SystemdError) -> Bool {
         try notify([.ready] + (status.map { [.status($0)] } ?? []))
     }
 
     /// Sends `WATCHDOG=1`.
     @discardableResult
-    public func watchdog() throws(SystemdError) -> Bool { try notify([.watchdog]) }
+    package func watchdog() throws(SystemdError) -> Bool { try notify([.watchdog]) }
 
     /// Sends `STOPPING=1`.
     @discardableResult
-    public func stopping() throws(SystemdError) -> Bool { try notify([.stopping]) }
+    package func stopping() throws(SystemdError) -> Bool { try notify([.stopping]) }
 
     /// Hands `fd` to systemd's file descriptor store under `name` (`FDSTORE=1`, `FDNAME=name`).
     ///
     /// The unit needs `FileDescriptorStoreMax=`; the stored fd comes back via ``ListenFileDescriptors``
     /// after a restart. `fd` stays open in this process.
     @discardableResult
-    public func storeFileDescriptor(_ fd: CInt, name: String) throws(SystemdError) -> Bool {
+    package func storeFileDescriptor(_ fd: CInt, name: String) throws(SystemdError) -> Bool {
         try notify([.fdStore(name: name)], fileDescriptors: [fd])
     }
 
     /// Removes every stored file descriptor named `name` (`FDSTOREREMOVE=1`, `FDNAME=name`).
     @discardableResult
-    public func removeStoredFileDescriptors(named name: String) throws(SystemdError) -> Bool {
+    package func removeStoredFileDescriptors(named name: String) throws(SystemdError) -> Bool {
         try notify([.fdStoreRemove(name: name)])
     }
 
@@ -76,7 +76,7 @@ public struct ServiceNotifier: Sendable {
     ///
     /// Ping with ``watchdog()`` at half this interval (see ``recommendedWatchdogPingInterval()``).
     /// - Throws: ``SystemdError`` if `WATCHDOG_USEC`/`WATCHDOG_PID` are malformed.
-    public static func watchdogTimeout() throws(SystemdError) -> Duration? {
+    package static func watchdogTimeout() throws(SystemdError) -> Duration? {
         var usec: UInt64 = 0
         let enabled = try sdCall("sd_watchdog_enabled", on: "WATCHDOG_USEC") { sd_watchdog_enabled(0, &usec) }
         guard enabled > 0, usec > 0 else { return nil }
@@ -84,7 +84,7 @@ public struct ServiceNotifier: Sendable {
     }
 
     /// Half of ``watchdogTimeout()``: how often to send `WATCHDOG=1`, or nil when no watchdog is set.
-    public static func recommendedWatchdogPingInterval() throws(SystemdError) -> Duration? {
+    package static func recommendedWatchdogPingInterval() throws(SystemdError) -> Duration? {
         try watchdogTimeout().map { $0 / 2 }
     }
 
@@ -92,7 +92,7 @@ public struct ServiceNotifier: Sendable {
     ///
     /// Returns at once when no watchdog is configured. Meant to be the body of a service's `run()`.
     /// - Throws: ``SystemdError`` if a ping cannot be sent.
-    public func pingWatchdogPeriodically() async throws(SystemdError) {
+    package func pingWatchdogPeriodically() async throws(SystemdError) {
         guard let interval = try Self.recommendedWatchdogPingInterval() else { return }
         while !Task.isCancelled {
             try watchdog()

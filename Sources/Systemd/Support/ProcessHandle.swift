@@ -7,14 +7,14 @@ import Glibc
 /// A process pinned by a pidfd: while the handle says the process is alive, its pid cannot have
 /// been given to another process. For checks that ask someone else about a pid (systemd's
 /// `GetUnitByPID`) and must know the answer was about the same process.
-public final class ProcessHandle: Sendable {
+package final class ProcessHandle: Sendable {
     private let fd: CInt
     /// The pid the handle was opened for.
-    public let pid: Int32
+    package let pid: Int32
 
     /// Pins the process that has `pid` now.
     /// - Throws: ``SystemdError`` (`ESRCH` when no such process runs).
-    public init(pid: Int32) throws(SystemdError) {
+    package init(pid: Int32) throws(SystemdError) {
         self.pid = pid
         fd = try sysCall("pidfd_open", on: "pid \(pid)") { csystemd_pidfd_open(pid) }
     }
@@ -22,7 +22,7 @@ public final class ProcessHandle: Sendable {
     deinit { close(fd) }
 
     /// Whether the pinned process has not exited yet (a pidfd turns readable when it exits).
-    public var isAlive: Bool {
+    package var isAlive: Bool {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, 0) == 0
     }

@@ -5,7 +5,7 @@ import Glibc
 /// Starts a detached POSIX thread running `body` (no Foundation needed), for work that must block
 /// off the task pool.
 /// - Throws: ``SystemdError`` when no thread can be created; `body` does not run then.
-public func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(SystemdError) {
+package func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(SystemdError) {
     final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

@@ -1,9 +1,7 @@
 // /etc/relaunch/permissiond.conf as permissiond reads it at start and on reload.
-// fuzz-build: PermissionStore
-// fuzz-link: PermissionStore RelaunchContract GRDB
-// fuzz-flags: -Xcc -fmodule-map-file=$CHECKOUTS/GRDB.swift/Sources/GRDBSQLite/module.modulemap
-// fuzz-libs: -lsqlite3
-import PermissionStore
+// fuzz-build: RelaunchContract
+// fuzz-link: RelaunchContract
+import RelaunchContract
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

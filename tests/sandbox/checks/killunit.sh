@@ -15,17 +15,19 @@ check_killunit_allowed_for_permissiond_on_app_units() {
 }
 
 check_app_unit_reads_registrations_as_permissiond_does() {
-    # relaunch-app-unit, which polkit asks before every kill by permissiond: the last Unit= of a file
-    # counts; a file in /etc/relaunch/apps.d hides one of the same name in /run/relaunch/apps.d;
-    # [app NAME] sections of permissiond.conf count; anything else does not. Probe units that do not
-    # exist, in files that are removed again (and permissiond.conf put back) whatever happens.
+    # relaunch-app-unit, which polkit asks before every kill by permissiond, with permissiond's parser:
+    # the last Unit= of a file counts; a file in /etc/relaunch/apps.d hides one of the same name in
+    # /run/relaunch/apps.d; a file permissiond skips (an unknown key) counts for nothing; [app NAME]
+    # sections of permissiond.conf count, unless apps.d registers the same app (its unit wins);
+    # anything else does not. Probe units that do not exist, in files that are removed again (and
+    # permissiond.conf put back) whatever happens.
     expect_exit 0 in_sandbox bash -c '
         set -u
         unit=/run/relaunch-sandbox/relaunch-app-unit conf=/etc/relaunch/permissiond.conf
         mkdir -p /run/relaunch/apps.d /etc/relaunch/apps.d
         [ -f "$conf" ] && cp -p "$conf" /run/relaunch-probe-conf
         restore() {
-            rm -f /run/relaunch/apps.d/zz-probe.conf /etc/relaunch/apps.d/zz-probe.conf
+            rm -f /run/relaunch/apps.d/zz-probe.conf /etc/relaunch/apps.d/zz-probe.conf /etc/relaunch/apps.d/zz-probe-bad.conf
             if [ -f /run/relaunch-probe-conf ]; then mv /run/relaunch-probe-conf "$conf"; else rm -f "$conf"; fi
         }
         trap restore EXIT
@@ -38,6 +40,10 @@ check_app_unit_reads_registrations_as_permissiond_does() {
         says 0 zz-probe-c.service "registered in /etc/relaunch/apps.d"
         printf "\n[app zz-probe-d]\nunit = zz-probe-d.service # a comment\n" >>"$conf"
         says 0 zz-probe-d.service "an [app NAME] section of permissiond.conf"
+        printf "\n[app zz-probe]\nunit = zz-probe-f.service\n" >>"$conf"
+        says 1 zz-probe-f.service "a section of an app that apps.d registers with another unit"
+        printf "[App]\nUnit=zz-probe-g.service\nColour=blue\n" >/etc/relaunch/apps.d/zz-probe-bad.conf
+        says 1 zz-probe-g.service "a file permissiond skips (unknown key Colour)"
         says 0 checkin-demo.service "a seed app"
         says 1 zz-probe-e.service "registered nowhere"
         says 2 "" "no unit named"

@@ -1,7 +1,7 @@
 /// A configuration file that cannot be used: which file, which line, what is wrong and what works.
-public struct PermissionConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PermissionConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem this is.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The file exists but could not be read or is not UTF-8.
         case unreadable
         /// A line is neither `key = value`, `[app NAME]`, blank nor a comment.
@@ -17,16 +17,16 @@ public struct PermissionConfigurationError: Error, Sendable, Hashable, CustomStr
     }
 
     /// What kind of problem this is.
-    public var code: Code
+    package var code: Code
     /// The configuration file.
-    public var file: String
+    package var file: String
     /// The 1-based line number, or `nil` when the problem is the whole file.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong and what is accepted instead.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(code: Code, file: String, line: Int?, message: String) {
+    package init(code: Code, file: String, line: Int?, message: String) {
         self.code = code
         self.file = file
         self.line = line
@@ -34,7 +34,7 @@ public struct PermissionConfigurationError: Error, Sendable, Hashable, CustomStr
     }
 
     /// `FILE:LINE: MESSAGE`, as compilers print it, so editors can jump to the line.
-    public var description: String {
+    package var description: String {
         if let line { "\(file):\(line): \(message)" } else { "\(file): \(message)" }
     }
 }

@@ -1,5 +1,3 @@
-import RelaunchContract
-
 extension PermissionConfiguration {
     /// The keys accepted before the first section.
     static let globalKeys = ["kill-policy"]
@@ -11,7 +9,7 @@ extension PermissionConfiguration {
     /// Unlike ``load(path:)``, an empty text gives no apps at all, not the built-in ones: a file
     /// that exists replaces the defaults.
     /// - Throws: `PermissionConfigurationError` for the first line that is wrong.
-    public static func parse(_ text: String, file: String) throws(PermissionConfigurationError) -> Self {
+    package static func parse(_ text: String, file: String) throws(PermissionConfigurationError) -> Self {
         var parser = Parser(file: file)
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             try parser.consume(line, number: index + 1)
@@ -62,8 +60,8 @@ private struct Parser {
             throw error(.syntax, number, "expected a section header `[app NAME]`, found '\(line)'")
         }
         let app = String(words[1])
-        guard AppID.isValid(app) else {
-            throw error(.invalidValue, number, "invalid app id '\(app)'; an app id is \(AppID.acceptedForm)")
+        guard AppIDSyntax.isValid(app) else {
+            throw error(.invalidValue, number, "invalid app id '\(app)'; an app id is \(AppIDSyntax.acceptedForm)")
         }
         if let first = sectionLines[app] {
             throw error(.duplicate, number, "[app \(app)] appears again (first on line \(first)); merge the two sections")
@@ -127,11 +125,10 @@ private struct Parser {
         return line
     }
 
-    /// Whether `name` is a valid systemd service unit name (at most 255 characters).
+    /// Whether `name` is a valid systemd service unit name (at most 255 characters): a
+    /// registration's unit name (``AppRegistry``) of type `.service`.
     private static func isServiceName(_ name: String) -> Bool {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.@\\")
-        return name.count <= 255 && name.hasSuffix(".service") && name.count > ".service".count
-            && name.allSatisfy(allowed.contains)
+        name.hasSuffix(".service") && AppRegistry.isUnitName(name)
     }
 }
 

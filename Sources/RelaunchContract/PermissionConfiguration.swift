@@ -1,5 +1,6 @@
-import Foundation
-public import RelaunchContract
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// permissiond's settings: the kill policy, and the apps it serves with the systemd unit to kill.
 ///
@@ -26,44 +27,44 @@ public import RelaunchContract
 /// # [app my-app]
 /// # unit = my-app.service
 /// ```
-public struct PermissionConfiguration: Sendable, Hashable {
+package struct PermissionConfiguration: Sendable, Hashable {
     /// Where permissiond reads its configuration unless told otherwise.
-    public static let defaultPath = "/etc/relaunch/permissiond.conf"
+    package static let defaultPath = "/etc/relaunch/permissiond.conf"
 
     /// Which permission changes kill a running app.
-    public var killPolicy: KillPolicy
+    package var killPolicy: KillPolicy
     /// Apps of the file's `[app NAME]` sections and the unit that runs each.
-    public var units: [String: String]
+    package var units: [String: String]
     /// The apps registered in apps.d.
-    public var registry: AppRegistry
+    package var registry: AppRegistry
 
     /// Creates a configuration.
-    public init(killPolicy: KillPolicy = .ios, units: [String: String] = [:], registry: AppRegistry = AppRegistry()) {
+    package init(killPolicy: KillPolicy = .ios, units: [String: String] = [:], registry: AppRegistry = AppRegistry()) {
         self.killPolicy = killPolicy
         self.units = units
         self.registry = registry
     }
 
     /// The configuration when no file exists: policy `ios`, no app but the registered ones.
-    public static let builtIn = PermissionConfiguration(killPolicy: .ios)
+    package static let builtIn = PermissionConfiguration(killPolicy: .ios)
 
     /// The registered app ids, sorted.
-    public var apps: [String] { Set(units.keys).union(registry.ids).sorted() }
+    package var apps: [String] { Set(units.keys).union(registry.ids).sorted() }
 
     /// Whether `app` is registered.
-    public func isRegistered(_ app: String) -> Bool { registry[app] != nil || units[app] != nil }
+    package func isRegistered(_ app: String) -> Bool { registry[app] != nil || units[app] != nil }
 
     /// The unit that runs `app`, or `nil` if the app is not registered.
-    public func unit(for app: String) -> String? { registry[app]?.unit ?? units[app] }
+    package func unit(for app: String) -> String? { registry[app]?.unit ?? units[app] }
 
     /// The kill policy for `app`: its registration's, else the daemon's.
-    public func killPolicy(for app: String) -> KillPolicy { registry[app]?.killPolicy ?? killPolicy }
+    package func killPolicy(for app: String) -> KillPolicy { registry[app]?.killPolicy ?? killPolicy }
 
     /// The permissions `app` uses: its registration's list, else every permission.
-    public func permissions(for app: String) -> [Permission] { registry[app]?.permissions ?? Permission.allCases }
+    package func permissions(for app: String) -> [Permission] { registry[app]?.permissions ?? Permission.allCases }
 
     /// A commented example file documenting every setting, for `--print-example-config`.
-    public static let example = """
+    package static let example = """
         # /etc/relaunch/permissiond.conf: settings of permissiond, the permission daemon.
         #
         # Lines are `key = value`, `[app NAME]` section headers, blank, or comments starting with #.
@@ -86,27 +87,23 @@ public struct PermissionConfiguration: Sendable, Hashable {
     ///
     /// - Throws: `PermissionConfigurationError` when the file exists but cannot be read, is not
     ///   UTF-8, or does not parse; the error names the file and line.
-    public static func load(path: String = defaultPath) throws(PermissionConfigurationError) -> Self {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return builtIn
+    package static func load(path: String = defaultPath) throws(PermissionConfigurationError) -> Self {
+        var info = stat()
+        if stat(path, &info) != 0 && errno == ENOENT { return builtIn }
+        let text: String
+        do throws(AppRegistrationProblem) {
+            text = try AppRegistry.readText(path)
         } catch {
-            let reason = (error as? CocoaError)?.underlying.map { "\($0)" } ?? "\(error)"
-            throw PermissionConfigurationError(
-                code: .unreadable, file: path, line: nil,
-                message: "cannot read the file (\(reason)); make it readable by permissiond or remove it")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw PermissionConfigurationError(
-                code: .unreadable, file: path, line: nil, message: "the file is not UTF-8 text")
+            let message = error.fault == AppRegistry.notUTF8 ? "the file is not UTF-8 text"
+                : "cannot read the file (\(error.fault)); make it readable by permissiond or remove it"
+            throw PermissionConfigurationError(code: .unreadable, file: path, line: nil, message: message)
         }
         return try parse(text, file: path)
     }
-}
 
-extension CocoaError {
-    /// The POSIX error beneath a file error, when Foundation kept it.
-    fileprivate var underlying: (any Error)? { userInfo[NSUnderlyingErrorKey] as? any Error }
+    /// The app whose unit is `unit`, as permissiond sees them (a registration wins over a section
+    /// of the same app), or nil: whether permissiond may kill `unit`.
+    package func app(runningUnit unit: String) -> String? {
+        apps.first { self.unit(for: $0) == unit }
+    }
 }
