@@ -70,7 +70,7 @@ check_catalog_has_every_contract_id() {
     catalog=$(in_sandbox journalctl --list-catalog --no-pager)
     # Every id Relaunch itself writes (enum MessageID, up to the systemd ids that follow it): a new
     # id without a catalog entry fails here.
-    ids=$(sed -n '/^public enum MessageID/,/^}/p' "$REPO/Sources/RelaunchContract/MessageID.swift" |
+    ids=$(sed -En '/^(public|package) enum MessageID/,/^}/p' "$REPO/Sources/RelaunchContract/MessageID.swift" |
         grep -oE '"[0-9a-f]{32}"' | tr -d '"')
     [[ $(wc -w <<<"$ids") -ge 8 ]] || fail "found only $(wc -w <<<"$ids") MESSAGE_IDs in MessageID.swift"
     for id in $ids; do
