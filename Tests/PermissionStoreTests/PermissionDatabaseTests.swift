@@ -162,4 +162,51 @@ struct PermissionDatabaseTests {
         #expect(error.code == .cannotOpen)
         #expect(error.description.contains(path))
     }
+
+    @Test("a schema that cannot be brought up to date gives migrationFailed naming the path")
+    func migrationFails() throws {
+        let path = directory.file("foreign.db")
+        // A database some other program made, with a table of the name the first migration creates.
+        let foreign = try DatabaseQueue(path: path)
+        try foreign.write { db in try db.execute(sql: "CREATE TABLE permission_state (something TEXT)") }
+        try foreign.close()
+        let error = try #require(throws: PermissionDatabaseError.self) { try PermissionDatabase(path: path) }
+        #expect(error.code == .migrationFailed)
+        #expect(error.description.contains(path) && error.description.contains("cannot update the schema"))
+    }
+
+    @Test("a write that fails names what it was doing, a Set or a Reset, and stores nothing of it")
+    func failedWriteNamesOperation() throws {
+        let database = try directory.openDatabase()
+        _ = try database.set(app: app, permission: .camera, to: .allowed, callerUID: 0, at: 1)
+        try database.close()
+        // From now on every history row is refused, as a full disk would refuse it.
+        let raw = try DatabaseQueue(path: directory.file("permissions.db"))
+        try raw.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON permission_history BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        try raw.close()
+        let reopened = try directory.openDatabase()
+        let set = try #require(throws: PermissionDatabaseError.self) {
+            _ = try reopened.set(app: app, permission: .photos, to: .allowed, callerUID: 0, at: 2)
+        }
+        #expect(set.code == .operationFailed && set.operation == "set photos for \(app) to allowed")
+        let reset = try #require(throws: PermissionDatabaseError.self) {
+            try reopened.reset(app: app, permission: nil, callerUID: 0, at: 3)
+        }
+        #expect(reset.code == .operationFailed && reset.operation == "reset \(app)")
+        #expect(reopened.get(app: app, permission: .camera) == .allowed, "the failed Reset left camera as it was")
+        #expect(reopened.get(app: app, permission: .photos) == .notDetermined, "the failed Set stored nothing")
+    }
+
+    @Test("the pending kill a commit returns is the one stored, not yet announced")
+    func commitReturnsStoredPendingKill() throws {
+        let database = try directory.openDatabase()
+        let committed = try database.commit(
+            app: app, states: [(.camera, .denied), (.photos, .denied)], callerUID: 0, at: 7,
+            owing: KillOwed(unit: "app.service", invocationID: "0123") { _ in true })
+        let pending = try #require(committed.pending)
+        #expect(pending.announced == false && pending.attempts == 0)
+        #expect(try database.pendingKills() == [pending])
+    }
 }

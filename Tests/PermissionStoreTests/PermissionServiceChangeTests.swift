@@ -249,6 +249,44 @@ struct PermissionServiceChangeTests {
         #expect(try harness.database.pendingKills().isEmpty)
     }
 
+    @Test("a daemon that died between commit and kill, and cannot kill now: the change is announced once, the kill stays pending")
+    func outboxAnnouncesOnceWhileKillFails() async throws {
+        let units = FakeUnitController(active: [ServiceHarness.unit], killFails: true)
+        let harness = try ServiceHarness(units: units)
+        let instance = try #require(units.instance(of: unit))
+        _ = try harness.database.set(
+            app: app, permission: .camera, to: .denied, callerUID: 0, at: 5,
+            owing: KillOwed(unit: unit, invocationID: instance) { _ in true })
+        let first = await harness.service.redeliverPendingKills()
+        #expect(first.remaining == 1)
+        let logs = first.effects.compactMap { if case .log(let entry) = $0 { entry } else { nil } }
+        #expect(logs.map(\.messageID) == [.permissionChanged])
+        #expect(logs.first?.fields["KILL"] == "false")
+        let signals = first.effects.compactMap { if case .emitChanged(let signal) = $0 { signal } else { nil } }
+        #expect(signals.map(\.new) == [.denied])
+        #expect(try harness.database.pendingKills().map(\.attempts) == [1])
+        // The next attempt fails too: nothing is announced again, and the kill is still owed.
+        let second = await harness.service.redeliverPendingKills()
+        #expect(second.remaining == 1)
+        #expect(second.effects.isEmpty, "announced twice: \(second.effects)")
+        #expect(units.killedInstances.isEmpty)
+    }
+
+    @Test("a kill that failed in line is tried again after its delay, and only a delay above zero is waited")
+    func inlineRetryWaits() async throws {
+        let units = FakeUnitController(active: [ServiceHarness.unit])
+        units.state.withLock { $0.killFailures = 2 }
+        let harness = try ServiceHarness(units: units)
+        let waits = Mutex<[Duration]>([])
+        let service = PermissionService(
+            database: harness.database, configuration: harness.service.configuration, units: units,
+            inlineRetryDelays: [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)],
+            sleep: { delay in waits.withLock { $0.append(delay) } })
+        let outcome = await service.handle(.set(app: app, permission: "camera", state: "denied"), callerUID: 0)
+        #expect(outcome.error == nil && outcome.kills.count == 1)
+        #expect(waits.withLock { $0 } == [.milliseconds(50), .milliseconds(200)], "two failed attempts, then the kill")
+    }
+
     @Test("a kill that can never be delivered is given up after the maximum attempts, saying what to do")
     func outboxGivesUp() async throws {
         let harness = try ServiceHarness(units: FakeUnitController(active: [ServiceHarness.unit], killFails: true))

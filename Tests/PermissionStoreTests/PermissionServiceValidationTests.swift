@@ -131,6 +131,23 @@ struct PermissionServiceValidationTests {
         #expect(authorizer.asked.withLock { $0 } == ["1000 maps"], "asked once: for the caller outside maps' unit")
     }
 
+    @Test("ListApps is answered without asking anyone; Set and Reset never are, not even root's")
+    func whatIsReadWithoutAsking() throws {
+        let harness = try ServiceHarness()
+        #expect(harness.service.readsWithoutAsking(.listApps, caller: Caller(uid: 1000, unit: nil)))
+        for request in [PermissionRequest.set(app: app, permission: "camera", state: "allowed"), .reset(app: app, permission: "")] {
+            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 0, unit: nil)))
+            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: ServiceHarness.unit)))
+        }
+    }
+
+    @Test("a caller may be asked to authenticate only when its call said so: not interactive unless told")
+    func callersAreNotInteractiveByDefault() {
+        #expect(Caller(uid: 1000).interactive == false)
+        #expect(Caller(uid: 1000, busName: ":1.5", unit: "session-2.scope").interactive == false)
+        #expect(Caller(uid: 1000, interactive: true).interactive)
+    }
+
     @Test("a store failure answers Failed naming the database file")
     func storeFailure() async throws {
         let harness = try ServiceHarness()

@@ -106,7 +106,7 @@ extension PermissionService {
     func deliver(_ pending: PendingKill, delays: [Duration]) async -> KillOutcome {
         var lastError = "not tried"
         for delay in delays {
-            if delay > .zero { try? await Task.sleep(for: delay) }
+            if delay > .zero { await sleep(delay) }
             // When the kill is sent: systemd's entries about the dying process come after it, while
             // KillUnit's answer may come after them (systemd asks polkit first).
             let sentAt = now()

@@ -23,6 +23,8 @@ package struct PermissionService: Sendable {
     let now: @Sendable () -> UInt64
     /// How long to wait before each attempt to kill right after a commit (the first is at once).
     let inlineRetryDelays: [Duration]
+    /// Waits between two attempts to kill; `Task.sleep` unless told otherwise.
+    let sleep: @Sendable (Duration) async -> Void
     /// After this many failed attempts a pending kill is given up (and that is logged).
     package let maximumKillAttempts: Int
 
@@ -38,12 +40,14 @@ package struct PermissionService: Sendable {
     ///   - authorizer: who may change permissions; root only by default.
     ///   - now: the current time in microseconds since the Unix epoch; the real clock by default.
     ///   - inlineRetryDelays: the waits before each attempt to kill right after a commit.
+    ///   - sleep: waits out one of those delays; `Task.sleep` by default.
     ///   - maximumKillAttempts: failed attempts after which a pending kill is given up.
     package init(
         database: PermissionDatabase, configuration: PermissionConfiguration, units: any UnitController,
         authorizer: any Authorizer = RootOnly(),
         now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds,
         inlineRetryDelays: [Duration] = PermissionService.defaultInlineRetryDelays,
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
         maximumKillAttempts: Int = 60
     ) {
         self.database = database
@@ -52,6 +56,7 @@ package struct PermissionService: Sendable {
         self.authorizer = authorizer
         self.now = now
         self.inlineRetryDelays = inlineRetryDelays
+        self.sleep = sleep
         self.maximumKillAttempts = maximumKillAttempts
     }
 
