@@ -211,7 +211,7 @@ let package = Package(
             dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
         ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
-        .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract"]),
+        .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract", "Systemd"]),
         .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchctlCore", "RelaunchContract", "RelaunchTesting"]),
         .testTarget(
             name: "RelaunchctlTests",

@@ -26,20 +26,23 @@ package struct CLIError: Error, CustomStringConvertible {
     package static func failed(_ message: String) -> CLIError { CLIError(.failed, message) }
 }
 
-/// Writes "relaunchctl: message" to standard error.
+/// Standard error as a stdio stream of its own (Swift 6 does not let code touch C's `stderr`).
+nonisolated(unsafe) private let standardError = fdopen(2, "w")
+
+/// Writes "relaunchctl: message" to standard error, after what was printed to standard output.
 package func printError(_ message: String) {
-    // One error, one line: a usage text keeps its lines, anything else is folded onto one.
-    let folded = message.hasPrefix("OVERVIEW:") ? message : String(message.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-    var line = "relaunchctl: " + folded
-    if !line.hasSuffix("\n") { line += "\n" }
     fflush(nil)
-    var bytes = Array(line.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
+    guard let standardError else { return }
+    fputs(errorLine(message), standardError)
+    fflush(standardError)
+}
+
+/// "relaunchctl: message" and a newline: one error, one line. A usage text keeps its lines,
+/// anything else has its line breaks (any of Unicode's, "\r\n" too) folded into spaces.
+package func errorLine(_ message: String) -> String {
+    let folded = message.hasPrefix("OVERVIEW:") ? message : String(message.map { $0.isNewline ? " " : $0 })
+    let line = "relaunchctl: " + folded
+    return line.hasSuffix("\n") ? line : line + "\n"
 }
 
 package func exit(_ status: Int32) -> Never {
@@ -52,9 +55,8 @@ package func errnoText() -> String {
     String(cString: strerror(errno))
 }
 
-/// Waits a little between two polls of a condition that has a deadline.
+/// Waits a little between two polls of a condition that has a deadline (a signal may cut it
+/// short, which only makes the next poll come sooner).
 package func pause(milliseconds: Int) {
-    var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    usleep(useconds_t(milliseconds * 1000))
 }

@@ -40,9 +40,13 @@ extension AppCLIClient {
     /// The session of the `number`th open window (from 1), for scenario steps that name windows by
     /// their place (session identifiers are random).
     package func session(ofWindow number: Int) throws(CLIError) -> String {
-        let open = try scenes()
+        try Self.session(ofWindow: number, among: scenes(), app: target.app)
+    }
+
+    /// The session of the `number`th of `open` (from 1), or a failure saying how many are open.
+    package static func session(ofWindow number: Int, among open: [AppScene], app: String) throws(CLIError) -> String {
         guard open.indices.contains(number - 1) else {
-            throw CLIError(.failed, "\(target.app) has \(open.count) window\(open.count == 1 ? "" : "s") open, not \(number)")
+            throw CLIError(.failed, "\(app) has \(open.count) window\(open.count == 1 ? "" : "s") open, not \(number)")
         }
         return open[number - 1].session
     }

@@ -117,35 +117,68 @@ package struct AppCLIClient {
     /// The app answers `Ready` only once it has restored; comparing its invocation id with the
     /// unit's current one makes sure the answer does not come from an instance that is dying.
     package static func waitReady(_ target: AppTarget, timeout: Duration) throws(CLIError) -> String {
-        let deadline = ContinuousClock.now + timeout
         let bus = try systemBus()
         let manager = SystemdManager(connection: bus)
-        var lastProblem = "the unit is not active"
-        while ContinuousClock.now < deadline {
-            do {
-                if let status = try manager.unitStatus(target.unit), status.activeState == "active",
-                   !status.invocationID.isEmpty {
-                    let (finished, invocation) = try AppCLIClient(target, bus: bus).ready()
-                    if finished && invocation == status.invocationID { return invocation }
-                    lastProblem = finished ? "the answering instance is not the unit's current one" : "still launching"
-                } else {
-                    lastProblem = "\(target.unit) is not active"
-                }
-            } catch let error as CLIError where error.code == .unavailable {
-                lastProblem = error.message
-            } catch let error as BusError where error.isUnreachable {
-                lastProblem = error.message
-            } catch let error as BusError {
-                throw cliError(error, talkingTo: "systemd", hint: "is systemd running here?")
-            } catch let error as CLIError {
-                throw error
+        return try waitFor("\(target.app) was not ready", timeout: timeout) { () throws(CLIError) -> Probe<String> in
+            let status: UnitStatus?
+            do throws(BusError) {
+                status = try manager.unitStatus(target.unit)
+            } catch where error.isUnreachable {
+                return .notYet(error.message)
             } catch {
-                throw .failed("\(error)")
+                throw cliError(error, talkingTo: "systemd", hint: "is systemd running here?")
             }
-            pause(milliseconds: 20)
+            guard let status, let current = runningInstance(activeState: status.activeState, invocationID: status.invocationID) else {
+                return .notYet("\(target.unit) is not active")
+            }
+            let answer = try AppCLIClient(target, bus: bus).ready()
+            return judge(finished: answer.finished, answeredBy: answer.invocationID, current: current)
         }
-        throw CLIError(.unavailable, "\(target.app) was not ready within the timeout: \(lastProblem)")
     }
+
+    /// The invocation id of the unit's instance that should answer `Ready`: the unit is active and
+    /// has one (nil otherwise).
+    package static func runningInstance(activeState: String, invocationID: String) -> String? {
+        activeState == "active" && !invocationID.isEmpty ? invocationID : nil
+    }
+
+    /// What an app's `Ready` answer says when `current` is the unit's running instance: done only
+    /// when it has finished launching and is that instance (not one that is dying).
+    package static func judge(finished: Bool, answeredBy invocation: String, current: String) -> Probe<String> {
+        guard finished else { return .notYet("still launching") }
+        return invocation == current ? .done(invocation) : .notYet("the answering instance is not the unit's current one")
+    }
+}
+
+/// What one look at a condition found: done (with a value), or not yet (and what it saw).
+package enum Probe<Value> {
+    case done(Value)
+    case notYet(String)
+}
+
+extension Probe: Equatable where Value: Equatable {}
+
+/// Looks at a condition every `interval` milliseconds until it is done, at least once and until
+/// `timeout` has passed; then fails with code unavailable: "WHAT within the timeout: what the
+/// last look saw". A look that fails with code unavailable (a service not on the bus yet) counts as
+/// not yet; any other failure ends the wait at once.
+package func waitFor<Value>(
+    _ what: String, timeout: Duration, interval: Int = 20, _ look: () throws(CLIError) -> Probe<Value>
+) throws(CLIError) -> Value {
+    let deadline = ContinuousClock.now + timeout
+    var last = "nothing seen"
+    repeat {
+        do {
+            switch try look() {
+            case .done(let value): return value
+            case .notYet(let seen): last = seen
+            }
+        } catch where error.code == .unavailable {
+            last = error.message
+        }
+        pause(milliseconds: interval)
+    } while ContinuousClock.now < deadline
+    throw CLIError(.unavailable, "\(what) within the timeout: \(last)")
 }
 
 /// Runs a decoding step, turning a malformed reply into a failure that says so.

@@ -1,4 +1,4 @@
-import Systemd
+package import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -22,16 +22,20 @@ package struct UnitState {
 
     /// Whether `pid` names a live process (not a zombie waiting to be reaped).
     package static func isAlive(pid: String) -> Bool {
-        guard let number = Int32(pid), number > 0 else { return false }
-        guard let file = fopen("/proc/\(number)/stat", "r") else { return false }
+        guard let number = Int32(pid), number > 0, let file = fopen("/proc/\(number)/stat", "r") else { return false }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 512)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+        _ = fgets(&buffer, Int32(buffer.count), file)  // a failed read leaves it empty: no state, not alive
         let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // The state letter follows the ")" that closes the command name.
-        guard let close = line.lastIndex(of: ")") else { return false }
-        let state = line[line.index(after: close)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
+        let state = processState(statLine: line)
+        return state != nil && state != "Z" && state != "X"
+    }
+
+    /// The state letter of a `/proc/PID/stat` line: the first field after the ")" that closes the
+    /// command name (which may itself hold ")" and spaces); nil when there is none.
+    package static func processState(statLine line: String) -> Character? {
+        guard let close = line.lastIndex(of: ")") else { return nil }
+        return line[line.index(after: close)...].drop { $0 == " " }.first
     }
 }
 
@@ -68,24 +72,37 @@ package enum JournalQuery {
             } else {
                 try reader.seekHead()
             }
-            let wanted: [(String, String)] = matches.compactMap { match in
-                guard let equals = match.firstIndex(of: "=") else { return nil }
-                return (String(match[..<equals]), String(match[match.index(after: equals)...]))
-            }
-            var count = 0
-            while try reader.next() {
-                if let stop, try reader.field(stop.field) == stop.value { return (count, true) }
-                var all = true
-                for (name, value) in wanted where try reader.field(name) != value {
-                    all = false
-                    break
-                }
-                if all { count += 1 }
-            }
-            return (count, false)
+            return try count(in: reader, matching: fieldMatches(matches), stopAt: stop)
         } catch {
             throw .failed("cannot read the journal: \(error)")
         }
+    }
+
+    /// FIELD=VALUE strings as pairs (one without "=" is left out; the value may hold "=").
+    package static func fieldMatches(_ matches: [String]) -> [(field: String, value: String)] {
+        matches.compactMap { match in
+            guard let equals = match.firstIndex(of: "=") else { return nil }
+            return (String(match[..<equals]), String(match[match.index(after: equals)...]))
+        }
+    }
+
+    /// Counts the entries from where `entries` stands that have every field of `wanted`, stopping at
+    /// the first one with `stop`'s field and value (not counted); says whether it stopped there.
+    package static func count(
+        in entries: some JournalEntries, matching wanted: [(field: String, value: String)],
+        stopAt stop: (field: String, value: String)?
+    ) throws(SystemdError) -> (count: Int, stopSeen: Bool) {
+        var count = 0
+        while try entries.next() {
+            if let stop, try entries.field(stop.field) == stop.value { return (count, true) }
+            var all = true
+            for (name, value) in wanted where try entries.field(name) != value {
+                all = false
+                break
+            }
+            if all { count += 1 }
+        }
+        return (count, false)
     }
 
     /// Writes a marker entry of the runner's own (`RELAUNCH_SCENARIO_MARKER`=a fresh value) to the
@@ -102,6 +119,15 @@ package enum JournalQuery {
         return ("RELAUNCH_SCENARIO_MARKER", value)
     }
 }
+
+/// What ``JournalQuery/count(in:matching:stopAt:)`` needs of a journal: move to the next entry,
+/// read a field of the entry it stands on.
+package protocol JournalEntries {
+    func next() throws(SystemdError) -> Bool
+    func field(_ name: String) throws(SystemdError) -> String?
+}
+
+extension JournalReader: JournalEntries {}
 
 /// CLOCK_REALTIME in microseconds since the Unix epoch.
 package func realtimeMicroseconds() -> UInt64 {
