@@ -431,7 +431,7 @@ check_permissiond_durable_under_sigkill() {
     # systemd restarts it, the writer gets through to the new instance; then every Set acknowledged so far
     # (busctl exit 0) must read back. Unacknowledged Sets may or may not have been committed.
     # RELAUNCH_DURABLE_ROUNDS sets the number of rounds (default 20).
-    local rounds=${RELAUNCH_DURABLE_ROUNDS:-20} round acked=/tmp/pd-acked-$$ stop=/tmp/pd-stop-$$ restarts writer count
+    local rounds=${RELAUNCH_DURABLE_ROUNDS:-20} round acked=/tmp/pd-acked-$$ stop=/tmp/pd-stop-$$ restarts writer count verdict
     local prefix=pd-durable-$$
     trap "in_sandbox touch $stop; in_sandbox rm -f $acked $acked.next $acked.registered; pd_unregister '$prefix-*'" EXIT
     in_sandbox rm -f "$acked" "$stop" "$acked.registered"
@@ -466,8 +466,14 @@ check_permissiond_durable_under_sigkill() {
         in_sandbox touch "$stop"
         wait "$writer"
         in_sandbox rm -f "$stop"
-        pd_durable_verify "$acked" ||
-            fail "round $round: an acknowledged Set was lost after SIGKILL"
+        # A lost Set is named by the verifier; any other failure (a Get that fails, the sandbox gone)
+        # is not a lost Set and says what it was.
+        if ! verdict=$(pd_durable_verify "$acked" 2>&1); then
+            if grep -q '^lost acknowledged Set' <<<"$verdict"; then
+                fail "round $round: an acknowledged Set was lost after SIGKILL: $(grep -m 3 '^lost' <<<"$verdict" | tr '\n' ';')"
+            fi
+            fail "round $round: could not read the acknowledged Sets back: $(tail -n 3 <<<"$verdict" | tr '\n' ' ')"
+        fi
     done
     note "permissiond durability: $(acks) acknowledged Sets to $(in_sandbox cat "$acked.registered") registered apps across $rounds SIGKILLs, none lost"
     trap - EXIT
