@@ -91,6 +91,11 @@ public enum RelaunchHost {
         }
     }
 
+    /// How READY=1's status line ends: the launch's outcome, and why a discarded one was discarded.
+    static func readyStatusSuffix(_ report: LaunchReport) -> String {
+        report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
+    }
+
     /// Launches the app and says READY=1; returns the services that serve it from then on.
     static func launch<App: HostableApp>(
         _ configuration: HostConfiguration, logger: Logger, timings: inout LaunchTimings,
@@ -118,8 +123,7 @@ public enum RelaunchHost {
             notifier: notifier, logger: logger)
 
         // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
-        let outcome = report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
-        try notifier.ready(status: host.status(suffix: outcome))
+        try notifier.ready(status: host.status(suffix: readyStatusSuffix(report)))
         timings.ready = LaunchTimings.now()
         launcher.recordInvocation()
         logger.info("launch timing: main() to restored \(timings.restored - timings.main) µs, to READY=1 \(timings.ready - timings.main) µs",
