@@ -60,7 +60,7 @@ struct BusService<App: HostableApp>: Service {
                 let drive: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
                     guard !call.isFromRoot else { return try interface.handle(call) }
                     authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in
-                        try interface.handle(call, authorized: true)
+                        try interface.handleAuthorized(call)
                     }
                     return nil
                 }
