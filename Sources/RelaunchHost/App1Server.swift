@@ -22,8 +22,17 @@ struct App1Server<App: HostableApp>: Sendable {
     let logger: Logger
 
 
-    /// The method handler; `authorized`: polkit allowed a non-root caller to drive the app.
-    func handle(_ call: BusMethodCall, authorized: Bool = false) throws(BusError) -> BusReply {
+    /// The method handler for a call as the bus delivered it: input and what the app shows are root's.
+    func handle(_ call: BusMethodCall) throws(BusError) -> BusReply {
+        try handle(call, authorized: false)
+    }
+
+    /// The method handler for a call polkit authorized: a non-root caller may drive the app.
+    func handleAuthorized(_ call: BusMethodCall) throws(BusError) -> BusReply {
+        try handle(call, authorized: true)
+    }
+
+    private func handle(_ call: BusMethodCall, authorized: Bool) throws(BusError) -> BusReply {
         func requireDriver() throws(BusError) {
             guard call.isFromRoot || authorized else {
                 throw .accessDenied(

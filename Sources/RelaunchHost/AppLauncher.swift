@@ -148,7 +148,7 @@ struct AppLauncher<App: HostableApp> {
     }
 
     /// permissiond's last kill of this app, from its `LastKill` answer (nil: the bus cannot be reached).
-    private func lastKill(_ answer: Result<LastKill?, BusError>?) -> LastKill? {
+    func lastKill(_ answer: Result<LastKill?, BusError>?) -> LastKill? {
         guard let answer else { return nil }
         do {
             return try answer.get()

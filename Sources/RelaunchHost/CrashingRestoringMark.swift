@@ -27,7 +27,7 @@ final class CrashingRestoringMark: RestoringMarkStore {
     }
 
     /// Arms the hook for the next launch that restores.
-    static func arm(directory: String, stall: Bool = false) throws(StorageError) {
+    static func arm(directory: String, stall: Bool) throws(StorageError) {
         try ArchiveFile(directory: directory, fileName: stall ? stallFlagFileName : flagFileName)
             .write(Array((stall ? "stall\n" : "crash\n").utf8))
     }

@@ -53,9 +53,13 @@ struct HostConfiguration: Sendable {
 
     /// Reads the command line and the environment.
     ///
+    /// - Parameter environment: an environment variable's value, nil when unset or empty (the
+    ///   process's own, ``environment(_:)``, unless a test gives one).
     /// - Throws: ``HostError`` for an unknown option or a state directory that cannot be created.
     /// - Returns: nil when `--help` was asked for (the usage is printed).
-    static func load(arguments: [String], identity: AppIdentity) throws(HostError) -> HostConfiguration? {
+    static func load(
+        arguments: [String], identity: AppIdentity, environment: (String) -> String? = HostConfiguration.environment
+    ) throws(HostError) -> HostConfiguration? {
         var stateDirectory = environment("STATE_DIRECTORY").map { firstPath($0) }
         var rest = arguments.dropFirst()[...]
         while let argument = rest.popFirst() {

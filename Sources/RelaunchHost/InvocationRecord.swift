@@ -13,8 +13,8 @@ struct InvocationRecord: Sendable {
     /// The recorded invocation id, nil when none was recorded or it cannot be read.
     func read() -> String? {
         guard let bytes = try? file.read(limit: 256) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
-        return text?.isEmpty == false ? text : nil
+        // split drops empty lines, so the first line it gives is never empty.
+        return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
     }
 
     /// Records `invocationID` as the one running now.

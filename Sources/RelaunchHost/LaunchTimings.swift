@@ -15,7 +15,12 @@ struct LaunchTimings: Sendable {
     static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1_000
+        return microseconds(time)
+    }
+
+    /// `time` in whole microseconds.
+    static func microseconds(_ time: timespec) -> UInt64 {
+        UInt64(time.tv_sec) * 1_000_000 + UInt64(time.tv_nsec) / 1_000
     }
 
     /// The journal fields of the "launch timing" entry, logged after READY=1.

@@ -85,10 +85,21 @@ public enum RelaunchHost {
     /// `MemoryDenyWriteExecute=yes` (it needs an executable stack); the dying process then hangs until
     /// systemd's `TimeoutAbortSec` (10 s) SIGKILLs it, so a watchdog relaunch took 15 s instead of 5.
     static func letFatalSignalsKill() {
-        guard HostConfiguration.environment("SWIFT_BACKTRACE") == nil else { return }
-        for signal in [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGQUIT] {
+        for signal in fatalSignalsToDefault(environment: HostConfiguration.environment) {
             _ = Glibc.signal(signal, SIG_DFL)
         }
+    }
+
+    /// The fatal signals ``letFatalSignalsKill()`` gives their default action: none when
+    /// `SWIFT_BACKTRACE` is set (someone asked for the backtracer), else every one it handles.
+    static func fatalSignalsToDefault(environment: (String) -> String?) -> [Int32] {
+        guard environment("SWIFT_BACKTRACE") == nil else { return [] }
+        return [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGQUIT]
+    }
+
+    /// How READY=1's status line ends: the launch's outcome, and why a discarded one was discarded.
+    static func readyStatusSuffix(_ report: LaunchReport) -> String {
+        report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
     }
 
     /// Launches the app and says READY=1; returns the services that serve it from then on.
@@ -118,8 +129,7 @@ public enum RelaunchHost {
             notifier: notifier, logger: logger)
 
         // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
-        let outcome = report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
-        try notifier.ready(status: host.status(suffix: outcome))
+        try notifier.ready(status: host.status(suffix: readyStatusSuffix(report)))
         timings.ready = LaunchTimings.now()
         launcher.recordInvocation()
         logger.info("launch timing: main() to restored \(timings.restored - timings.main) µs, to READY=1 \(timings.ready - timings.main) µs",

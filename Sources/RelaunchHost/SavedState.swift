@@ -19,11 +19,20 @@ struct SavedState: Sendable {
     /// Talks to systemd (fd store).
     let notifier: ServiceNotifier
     let logger: Logger
+    /// The descriptors systemd passed at launch (`LISTEN_FDS`), taken once.
+    private let passedDescriptors: @Sendable () throws(SystemdError) -> [ListenedFileDescriptor]
 
-    init(directory: String, notifier: ServiceNotifier, logger: Logger) {
+    /// - Parameter passedDescriptors: systemd's `LISTEN_FDS`, unless a test passes descriptors itself.
+    init(
+        directory: String, notifier: ServiceNotifier, logger: Logger,
+        passedDescriptors: @escaping @Sendable () throws(SystemdError) -> [ListenedFileDescriptor] = { () throws(SystemdError) in
+            try ListenFileDescriptors.take()
+        }
+    ) {
         file = ArchiveFile(directory: directory, fileName: Self.fileName)
         self.notifier = notifier
         self.logger = logger
+        self.passedDescriptors = passedDescriptors
     }
 
     /// Every copy found at launch, as candidates for the launch planner; unreadable copies are logged.
@@ -38,7 +47,7 @@ struct SavedState: Sendable {
         }
         let passed: [ListenedFileDescriptor]
         do {
-            passed = try ListenFileDescriptors.take()
+            passed = try passedDescriptors()
         } catch {
             logger.warning("could not read the descriptors systemd passed (LISTEN_FDS)", metadata: ["ERROR": "\(error)"])
             return candidates

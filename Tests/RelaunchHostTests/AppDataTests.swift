@@ -6,10 +6,16 @@ import Testing
 struct AppDataTests {
     /// A fresh directory under the system's temporary directory, removed by `body`'s end.
     static func inTemporaryDirectory(_ body: (String) throws -> Void) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdata-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try body(directory)
+    }
+
+    /// A fresh directory under the system's temporary directory.
+    static func makeTemporaryDirectory() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdata-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
     }
 
     @Test("nothing saved reads as nil; a save reads back byte for byte and replaces the last")

@@ -12,41 +12,16 @@ import Testing
 /// window rewrites the saved state at once.
 @Suite("The host of a scene-based app")
 struct SceneHostTests {
-    private static func configuration(_ directory: String) -> HostConfiguration {
-        HostConfiguration(
-            identity: AppIdentity(program: "scene-test", summary: "A scene test app.", build: "1", buildVariable: "SCENE_TEST_BUILD",
-                                  defaultAppID: "scene-test", defaultBusName: "org.relaunch.SceneTest1"),
-            buildNumber: "1", stateDirectory: directory, invocationID: nil, testHooksEnabled: false,
-            appID: "scene-test", busName: "org.relaunch.SceneTest1")
-    }
-
-    /// Launches a `SceneTestApp` through the host's launcher on `directory`'s saved state.
-    private static func launch(in directory: String, logger: Logger) -> (app: SceneTestApp, report: LaunchReport) {
-        let savedState = SavedState(directory: directory, notifier: ServiceNotifier(), logger: logger)
-        let launcher = AppLauncher<SceneTestApp>(
-            configuration: configuration(directory), savedState: savedState, permissions: nil, appID: "scene-test", logger: logger)
-        let (app, _, report) = launcher.launch { _, _ in SceneTestApp() }
-        return (app, report)
-    }
-
-    /// The entries `memory` holds with `id`, as their metadata (strings).
-    private static func events(_ id: MessageID, in memory: InMemoryLogHandler) -> [[String: String]] {
-        memory.entries.compactMap { entry in
-            guard entry.metadata[JournalLogHandler.messageIDKey] == .string(id.rawValue) else { return nil }
-            return entry.metadata.mapValues { "\($0)" }
-        }
-    }
-
     @Test("a relaunch journals one entry per scene session before `app launched`: restored, or discarded with its own REASON")
     func perSceneEntries() throws {
         try AppDataTests.inTemporaryDirectory { directory in
             let (bytes, sessions, _) = try twoWindowsPreserved()
             try ArchiveFile(directory: directory, fileName: SavedState.fileName).write(try damagingRecord(containing: "second note", in: bytes))
             let memory = InMemoryLogHandler()
-            let (_, report) = Self.launch(in: directory, logger: Logger(label: "test") { _ in memory })
+            let (_, report) = launchSceneTestApp(in: directory, logger: memoryLogger(memory))
             #expect(report.outcome == .restored)
 
-            let scenes = Self.events(.sceneSessionRestored, in: memory)
+            let scenes = journalEvents(.sceneSessionRestored, in: memory)
             #expect(scenes.map { $0["SCENE_SESSION"] } == sessions)
             #expect(scenes.map { $0["SCENE_OUTCOME"] } == ["restored", "discarded"])
             #expect(scenes.map { $0["REASON"] } == ["", "corrupt"])
@@ -54,7 +29,7 @@ struct SceneHostTests {
             // The title is what the user typed: it stays out of the journal.
             #expect(scenes.allSatisfy { $0["ACTIVITY_TITLE"] == nil })
             #expect(scenes.allSatisfy { $0["SCENE_ROLE"] == SceneSession.Role.windowApplication.rawValue })
-            #expect(Self.events(.appLaunched, in: memory).map { $0["LAUNCH_OUTCOME"] } == ["restored"])
+            #expect(journalEvents(.appLaunched, in: memory).map { $0["LAUNCH_OUTCOME"] } == ["restored"])
             let order = memory.entries.compactMap { $0.metadata[JournalLogHandler.messageIDKey].map { "\($0)" } }
             #expect(order.lastIndex(of: MessageID.sceneSessionRestored.rawValue)! < order.firstIndex(of: MessageID.appLaunched.rawValue)!)
         }
@@ -64,12 +39,7 @@ struct SceneHostTests {
     func preserveAfterClose() throws {
         try AppDataTests.inTemporaryDirectory { directory in
             let memory = InMemoryLogHandler()
-            let logger = Logger(label: "test") { _ in memory }
-            let (app, _) = Self.launch(in: directory, logger: logger)
-            let host = AppHost(
-                app: app, permissions: [:], configuration: Self.configuration(directory),
-                savedState: SavedState(directory: directory, notifier: ServiceNotifier(), logger: logger),
-                notifier: ServiceNotifier(), logger: logger)
+            let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             try host.input { app throws(SceneTestApp.InputError) in try app.tap("open") }
             var sessions: [String] = []
             try host.input { app in
@@ -93,9 +63,9 @@ struct SceneHostTests {
             #expect(memory.entries.contains { $0.message.description.contains("scene session closed: \(sessions[0])") })
 
             // Input that closes nothing preserves nothing.
-            let preserved = Self.events(.statePreserved, in: memory).count
+            let preserved = journalEvents(.statePreserved, in: memory).count
             try host.input { app throws(SceneTestApp.InputError) in try app.type(sessions[1], "more") }
-            #expect(Self.events(.statePreserved, in: memory).count == preserved)
+            #expect(journalEvents(.statePreserved, in: memory).count == preserved)
         }
     }
 }

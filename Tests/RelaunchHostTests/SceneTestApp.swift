@@ -43,7 +43,8 @@ final class SceneTestApp: SessionHostedApp {
     }
 
     static let activityType = "org.relaunch.tests.note"
-    static var permissions: [Permission] { [] }
+    /// One permission, so that permission changes reach it; it shows them nowhere.
+    static var permissions: [Permission] { [.camera] }
 
     let session: RestorationSession
     let delegate: Delegate

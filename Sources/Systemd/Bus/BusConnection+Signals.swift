@@ -12,6 +12,15 @@ package struct BusSignal: Sendable, Hashable {
     package var member: String
     /// The signal's values.
     package var arguments: BusValues
+
+    /// Creates a signal by hand, e.g. to test a handler without a bus.
+    package init(sender: String?, path: String, interface: String, member: String, arguments: BusValues) {
+        self.sender = sender
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+    }
 }
 
 /// A signal subscription; active while this value lives (or until ``cancel()``).

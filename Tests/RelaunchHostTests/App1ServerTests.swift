@@ -1,0 +1,89 @@
+import Foundation
+import InMemoryLogging
+import Logging
+import RelaunchBus
+@testable import RelaunchHost
+import RestorationKit
+import Systemd
+import Testing
+
+/// `org.relaunch.App1` as a hosted app answers it: who may drive the app, Ready, and the test hooks.
+@Suite("A hosted app's App1 methods")
+struct App1ServerTests {
+    static func call(_ member: String, uid: UInt32?, _ arguments: BusValues = []) -> BusMethodCall {
+        BusMethodCall(interface: .app1, member: member, sender: ":1.42", senderUID: uid, arguments: arguments)
+    }
+
+    static func server(in directory: String, memory: InMemoryLogHandler, testHooks: Bool = false) -> App1Server<SceneTestApp> {
+        let logger = memoryLogger(memory)
+        return App1Server(host: sceneTestHost(in: directory, logger: logger, testHooks: testHooks), logger: logger)
+    }
+
+    @Test("input and what the app shows are root's: anyone else is refused, naming the polkit action that would allow it")
+    func strangersAreRefused() throws {
+        try AppDataTests.inTemporaryDirectory { (directory) throws in
+            let server = Self.server(in: directory, memory: InMemoryLogHandler())
+            let calls: [(String, BusValues)] = [("State", []), ("Screen", []), ("Elements", []), ("Tap", [.string("open")])]
+            for (member, arguments) in calls {
+                #expect {
+                    _ = try server.handle(Self.call(member, uid: 1000, arguments))
+                } throws: { error in
+                    guard let error = error as? BusError else { return false }
+                    return error.name == BusError.accessDeniedName && error.message.contains(AppDriveAuthorizer.action)
+                }
+            }
+            #expect(throws: BusError.self) { try server.handle(Self.call("State", uid: nil)) }
+            #expect(try server.handle(Self.call("Screen", uid: 0)).values.count == 1, "root reads the screen")
+        }
+    }
+
+    @Test("root drives the app, and so does a caller polkit authorized")
+    func rootAndAuthorizedDrive() throws {
+        try AppDataTests.inTemporaryDirectory { (directory) throws in
+            let server = Self.server(in: directory, memory: InMemoryLogHandler())
+            #expect(try server.handle(Self.call("Screen", uid: 0)).values.count == 1)
+            _ = try server.handle(Self.call("Tap", uid: 0, [.string("open")]))
+            _ = try server.handleAuthorized(Self.call("Tap", uid: 1000, [.string("open")]))
+            let state = try server.handleAuthorized(Self.call("State", uid: 1000))
+            #expect(state == .string(server.host.stateJSON()))
+            #expect(server.host.status() == "3 windows")
+        }
+    }
+
+    @Test("Ready is open to anyone and says the app is launched, with this instance's invocation id")
+    func ready() throws {
+        try AppDataTests.inTemporaryDirectory { (directory) throws in
+            let server = Self.server(in: directory, memory: InMemoryLogHandler())
+            #expect(try server.handle(Self.call("Ready", uid: 1000)) == BusReply(.structure([.bool(true), .string("")])))
+        }
+    }
+
+    @Test("TestHook crash-next-restore and stall-next-restore arm their own flag, and say which")
+    func testHooksArmTheirFlag() throws {
+        for (hook, verb) in [("crash-next-restore", "abort"), ("stall-next-restore", "stall")] {
+            try AppDataTests.inTemporaryDirectory { (directory) throws in
+                let memory = InMemoryLogHandler()
+                let server = Self.server(in: directory, memory: memory, testHooks: true)
+                #expect(try server.handle(Self.call("TestHook", uid: 0, [.string(hook)])) == .empty)
+                let flags = try FileManager.default.contentsOfDirectory(atPath: directory)
+                    .filter { CrashingRestoringMark.flagFileName == $0 || CrashingRestoringMark.stallFlagFileName == $0 }
+                #expect(flags == [hook])
+                #expect(entries(containing: "the next launch that restores will \(verb) while restoring", in: memory).count == 1)
+            }
+        }
+    }
+
+    @Test("TestHook is refused without RELAUNCH_TEST_HOOKS=1, and to anyone but root")
+    func testHooksOff() throws {
+        try AppDataTests.inTemporaryDirectory { (directory) throws in
+            let server = Self.server(in: directory, memory: InMemoryLogHandler())
+            #expect {
+                _ = try server.handle(Self.call("TestHook", uid: 0, [.string("crash-next-restore")]))
+            } throws: { ($0 as? BusError)?.name == App1Members.notSupportedName }
+            let hooked = Self.server(in: directory, memory: InMemoryLogHandler(), testHooks: true)
+            #expect {
+                _ = try hooked.handle(Self.call("TestHook", uid: 1000, [.string("crash-next-restore")]))
+            } throws: { ($0 as? BusError)?.name == BusError.accessDeniedName }
+        }
+    }
+}
