@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
         .testTarget(
             name: "PermissionDaemonTests",
-            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]
         ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
         // runs them inside it; elsewhere they are disabled.

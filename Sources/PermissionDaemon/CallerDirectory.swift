@@ -88,9 +88,15 @@ package final class CallerDirectory: Sendable {
             return caller
         }
         caller.uid = credentials.uid
-        guard credentials.uid != 0, credentials.pid > 0 else { return caller }
+        guard asksForUnit(uid: credentials.uid, pid: credentials.pid) else { return caller }
         caller.unit = await unit(of: credentials.pid, sender: sender, over: link)
         return caller
+    }
+
+    /// Whether a caller's unit is worth asking systemd for: not root's (root reads and changes
+    /// everything anyway), and only with a pid to ask about.
+    package static func asksForUnit(uid: UInt32, pid: UInt32) -> Bool {
+        uid != 0 && pid > 0
     }
 
     /// `GetConnectionCredentials`: the uid and pid dbus-daemon recorded when `sender` connected.

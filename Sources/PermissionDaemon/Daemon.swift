@@ -44,6 +44,12 @@ package struct Daemon: Sendable {
         return configuration
     }
 
+    /// Whether the sandbox's test hooks are on: only with `RELAUNCH_TEST_HOOKS=1` exactly (the
+    /// sandbox's drop-in sets it; a host never does).
+    package static func testHooksEnabled(environment: [String: String]) -> Bool {
+        environment["RELAUNCH_TEST_HOOKS"] == "1"
+    }
+
     /// Serves until SIGTERM or SIGINT; every write in flight has finished before the store closes.
     ///
     /// - Throws: ``DaemonError`` when the configuration, the database or the bus cannot be used.
@@ -74,7 +80,7 @@ package struct Daemon: Sendable {
         // unprocessed connection is dropped by dbus-daemon after 30 s) and reopened when the bus or
         // systemd went away. Never the serving connection, whose thread must stay free for reads.
         let link = BusLink()
-        let hooks = environment["RELAUNCH_TEST_HOOKS"] == "1" ? TestHooks() : nil
+        let hooks = Self.testHooksEnabled(environment: environment) ? TestHooks() : nil
         let systemd = SystemdUnitController(link: link)
         let service = PermissionService(
             database: store, configuration: configuration,

@@ -12,35 +12,27 @@ package struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
         description = line
     }
 
-    /// Writes `permissiond: LINE` to stderr; under systemd (stderr is the journal stream) with the
-    /// `<3>` prefix so journald records it at priority err.
+    /// Writes ``line(forJournal:)`` to stderr, for journald when stderr is its stream.
     package func report() {
-        let prefix = Self.stderrIsJournal ? "<3>" : ""
-        var line = prefix + "permissiond: " + description.replacingNewlines() + "\n"
-        line.withUTF8 { bytes in
-            var rest = UnsafeRawBufferPointer(bytes)
-            while !rest.isEmpty {
-                let written = write(2, rest.baseAddress, rest.count)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-            }
-        }
+        fflush(nil)
+        guard let standardError else { return }
+        fputs(line(forJournal: Self.isJournalStream(fd: 2, journalStream: getenv("JOURNAL_STREAM").map { String(cString: $0) })), standardError)
+        fflush(standardError)
     }
 
-    /// Whether fd 2 is the stream systemd connected to journald (`$JOURNAL_STREAM` is its `dev:inode`).
-    private static var stderrIsJournal: Bool {
-        guard let raw = getenv("JOURNAL_STREAM") else { return false }
-        let parts = String(cString: raw).split(separator: ":")
+    /// `permissiond: LINE` and a newline, the line breaks of the description folded into spaces (one
+    /// error, one journal entry); for journald with the `<3>` prefix, so it records priority err.
+    package func line(forJournal: Bool) -> String {
+        (forJournal ? "<3>" : "") + "permissiond: " + String(description.map { $0.isNewline ? " " : $0 }) + "\n"
+    }
+
+    /// Whether `fd` is the stream systemd connected to journald: `$JOURNAL_STREAM` is its `dev:inode`.
+    package static func isJournalStream(fd: Int32, journalStream: String?) -> Bool {
         var status = stat()
-        guard parts.count == 2, fstat(2, &status) == 0 else { return false }
-        return parts[0] == "\(status.st_dev)" && parts[1] == "\(status.st_ino)"
+        guard let journalStream, fstat(fd, &status) == 0 else { return false }
+        return journalStream == "\(status.st_dev):\(status.st_ino)"
     }
 }
 
-extension String {
-    /// The text on one line: newlines become spaces (one error, one journal line).
-    fileprivate func replacingNewlines() -> String {
-        String(map { $0 == "\n" ? " " : $0 })
-    }
-}
+/// Standard error as a stdio stream of its own (Swift 6 does not let code touch C's `stderr`).
+nonisolated(unsafe) private let standardError = fdopen(2, "w")

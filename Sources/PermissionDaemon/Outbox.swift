@@ -19,11 +19,15 @@ package final class Outbox: Sendable {
     package static let defaultRetryInterval: Duration = .seconds(1)
     /// How long this outbox waits before trying the remaining kills again.
     let retryInterval: Duration
+    /// Waits out a delay before a try; throws when the wait was cancelled (``finish()``).
+    let sleep: @Sendable (Duration) async throws -> Void
 
     package init(
-        service: PermissionService, writer: Writer, effects: EffectPerformer, retryInterval: Duration = Outbox.defaultRetryInterval
+        service: PermissionService, writer: Writer, effects: EffectPerformer, retryInterval: Duration = Outbox.defaultRetryInterval,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.retryInterval = retryInterval
+        self.sleep = sleep
         self.service = service
         self.writer = writer
         self.effects = effects
@@ -49,7 +53,7 @@ package final class Outbox: Sendable {
             group.addTask {
                 for await delay in self.tries {
                     if delay > .zero {
-                        do { try await Task.sleep(for: delay) } catch { return }  // finished meanwhile
+                        do { try await self.sleep(delay) } catch { return }  // finished meanwhile
                     }
                     self.writer.submit { await self.tryOnce() }
                 }

@@ -32,15 +32,6 @@ extension PermissionRequest {
                     + "accepted: Get, List, ListApps, Set, Reset, LastKill")
         }
     }
-
-    /// Whether only root may make this request (the service checks it; this decides whether an
-    /// unknown caller uid must be refused up front).
-    var needsRoot: Bool {
-        switch self {
-        case .set, .reset: true
-        case .get, .list, .listApps, .lastKill: false
-        }
-    }
 }
 
 extension PermissionReply {

@@ -37,11 +37,19 @@ package struct PermissionsBusServer: Service {
     /// running-instance question, then every inline kill attempt (with its start-limit reset) and the
     /// waits between them, plus the store's commit. A write running longer than this is stuck, and
     /// the watchdog pings stop (so `WatchdogSec=` later systemd aborts and restarts the daemon).
-    static let stuckWriteLimit: Duration = {
+    package static let stuckWriteLimit: Duration = {
         let attempts = PermissionService.defaultInlineRetryDelays
         let calls = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.callsPerKill
         return SystemdUnitController.callTimeout * calls + attempts.reduce(.zero, +) + .seconds(5)
     }()
+    /// Whether a call to `member` needs the caller's uid from the bus daemon before it is handled:
+    /// TestHook only (root only, decided on the loop); the other methods ask the caller directory
+    /// off the loop thread, and a round trip per read would only slow them.
+    @Sendable package static func resolvesSenderUID(_ member: String) -> Bool { member == "TestHook" }
+
+    /// Whether a write that has been running for `busy` is stuck (past ``stuckWriteLimit``).
+    package static func isStuck(busyFor busy: Duration) -> Bool { busy > stuckWriteLimit }
+
     /// The most calls one caller (unique bus name) may have waiting for an answer at once.
     static let pendingPerCaller = 16
     /// Where callers' identities are looked up, and polkit and systemd are asked.
@@ -63,7 +71,7 @@ package struct PermissionsBusServer: Service {
             let logger = logger
             let writer = work.writer
             heartbeat = LoopHeartbeat(interval: interval) {
-                if let busy = writer.busyFor, busy > Self.stuckWriteLimit {
+                if let busy = writer.busyFor, Self.isStuck(busyFor: busy) {
                     logger.error("a write has been running for \(busy); not pinging the watchdog")
                     return
                 }
@@ -89,7 +97,7 @@ package struct PermissionsBusServer: Service {
                         try Self.write(call, reply, work: work, callers: callers, pending: pending)
                     }
                     let object = try connection.export(
-                        .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: { $0 == "TestHook" },
+                        .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: Self.resolvesSenderUID,
                         handlers: [
                             "Get": read, "List": read, "ListApps": read, "LastKill": read, "Set": write, "Reset": write,
                             "TestHook": { (call, _) throws(BusError) -> BusReply? in

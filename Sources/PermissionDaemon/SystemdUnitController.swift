@@ -22,11 +22,11 @@ package struct SystemdUnitController: UnitController {
     /// permissiond's own recent kills per unit, for the start limit (``keepStartLimitFor(_:)``).
     package let kills = StartLimitLedger()
     /// The longest one call to systemd may take.
-    static let callTimeout: Duration = .seconds(2)
+    package static let callTimeout: Duration = .seconds(2)
     /// The most calls one ``runningInstance(of:)`` makes.
-    static let callsPerRunningInstance = 3
+    package static let callsPerRunningInstance = 3
     /// The most calls one ``kill(unit:instance:)`` makes (with the start-limit reset and its reads).
-    static let callsPerKill = 5
+    package static let callsPerKill = 5
 
     private static let unitInterface = "org.freedesktop.systemd1.Unit"
     private static let serviceInterface = "org.freedesktop.systemd1.Service"
@@ -44,8 +44,8 @@ package struct SystemdUnitController: UnitController {
         guard let state = try await activeState(path) else { return nil }  // no such unit: nothing runs
         guard ["active", "reloading", "activating"].contains(state) else { return nil }
         if unit.hasSuffix(".service") {
-            let mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0
-            guard mainPID != 0 else { return nil }
+            let mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value
+            guard Self.hasMainProcess(mainPID) else { return nil }
         }
         let id = SystemdManager.hex(try await property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
         return id.isEmpty ? nil : id
@@ -62,7 +62,7 @@ package struct SystemdUnitController: UnitController {
         // process, KillUnit says NoSuchProcess.
         let current = SystemdManager.hex(
             try await property(SystemdManager.unitObjectPath(unit), Self.unitInterface, "InvocationID").bytesValue ?? [])
-        guard current == instance else { return .gone }
+        guard Self.isOwed(current: current, instance: instance) else { return .gone }
         await keepStartLimitFor(unit)
         do throws(BusError) {
             try await link.callAsync(
@@ -70,11 +70,7 @@ package struct SystemdUnitController: UnitController {
                 interface: SystemdManager.managerInterface, member: "KillUnit",
                 arguments: [.string(unit), .string("main"), .int32(SIGKILL)], timeout: Self.callTimeout)
         } catch {
-            // The app exited between the check and the kill: nothing left to apply it to.
-            if error.name == Self.noSuchProcessErrorName { return .gone }
-            if error.name == BusError.noReplyName {
-                throw BusError(name: error.name, message: "systemd did not answer KillUnit within \(Self.callTimeout)")
-            }
+            guard let error = Self.killFailure(error) else { return .gone }
             throw error
         }
         kills.record(unit: unit, at: ContinuousClock.now)
@@ -93,7 +89,8 @@ package struct SystemdUnitController: UnitController {
     /// goes on (it is what the user asked for).
     func keepStartLimitFor(_ unit: String) async {
         guard let limit = await startLimit(of: unit) else { return }
-        guard kills.count(unit: unit, within: limit.interval, now: ContinuousClock.now) >= max(1, limit.burst / 2) else { return }
+        let recent = kills.count(unit: unit, within: limit.interval, now: ContinuousClock.now)
+        guard Self.resetsStartLimit(recentKills: recent, burst: limit.burst) else { return }
         do throws(BusError) {
             try await link.callAsync(
                 destination: SystemdManager.destination, path: SystemdManager.path,
@@ -107,14 +104,14 @@ package struct SystemdUnitController: UnitController {
 
     /// The unit's `StartLimitBurst=` and `StartLimitIntervalSec=`, or nil when it has no limit.
     private func startLimit(of unit: String) async -> (burst: Int, interval: Duration)? {
-        if let known = kills.limit(of: unit) { return known.burst > 0 ? known : nil }
+        if let known = kills.limit(of: unit) { return known }
         let path = SystemdManager.unitObjectPath(unit)
         guard let burst = try? await property(path, Self.unitInterface, "StartLimitBurst").uint64Value,
             let interval = try? await property(path, Self.unitInterface, "StartLimitIntervalUSec").uint64Value
         else { return nil }
-        let limit = (burst: interval == 0 ? 0 : Int(clamping: burst), interval: Duration.microseconds(Int64(clamping: interval)))
+        let limit = Self.startLimit(burst: burst, intervalUSec: interval)
         kills.remember(limit, of: unit)
-        return limit.burst > 0 ? limit : nil
+        return limit
     }
 
     /// The unit's ActiveState, or nil when systemd knows no such unit.
@@ -122,9 +119,51 @@ package struct SystemdUnitController: UnitController {
         do throws(BusError) {
             return try await property(path, Self.unitInterface, "ActiveState").stringValue ?? ""
         } catch {
-            if error.name == SystemdManager.noSuchUnitErrorName || error.name == BusError.unknownObjectName { return nil }
+            if Self.meansNoSuchUnit(error) { return nil }
             throw error
         }
+    }
+
+    // MARK: What systemd's answers mean (pure, so tests can tell)
+
+    /// Whether the instance running now (`current`, its InvocationID; empty when none) is the one
+    /// that owes the kill: a restart gets a new InvocationID, and a newer instance read the new state.
+    package static func isOwed(current: String, instance: String) -> Bool {
+        current == instance
+    }
+
+    /// Whether a service's `MainPID` names a process (0 or no answer: none).
+    package static func hasMainProcess(_ mainPID: UInt64?) -> Bool {
+        (mainPID ?? 0) != 0
+    }
+
+    /// What a failed KillUnit means: nil when the process was already gone (systemd's NoSuchProcess:
+    /// the app exited between the check and the kill, nothing left to apply it to), else the error
+    /// to report (a missing answer says which call and its bound).
+    package static func killFailure(_ error: BusError) -> BusError? {
+        if error.name == noSuchProcessErrorName { return nil }
+        if error.name == BusError.noReplyName {
+            return BusError(name: error.name, message: "systemd did not answer KillUnit within \(callTimeout)")
+        }
+        return error
+    }
+
+    /// Whether a property read failed because systemd has no such unit loaded.
+    package static func meansNoSuchUnit(_ error: BusError) -> Bool {
+        error.name == SystemdManager.noSuchUnitErrorName || error.name == BusError.unknownObjectName
+    }
+
+    /// The start limit from `StartLimitBurst=` and `StartLimitIntervalUSec=`; nil when there is none
+    /// (a burst of 0, or an interval of 0, which turns the limit off).
+    package static func startLimit(burst: UInt64, intervalUSec: UInt64) -> (burst: Int, interval: Duration)? {
+        guard burst > 0, intervalUSec > 0 else { return nil }
+        return (Int(clamping: burst), .microseconds(Int64(clamping: intervalUSec)))
+    }
+
+    /// Whether permissiond's own kills of a unit within its start-limit interval have reached half its
+    /// burst (at least one), so its failure state is reset before the next kill.
+    package static func resetsStartLimit(recentKills: Int, burst: Int) -> Bool {
+        recentKills >= max(1, burst / 2)
     }
 
     private func property(_ path: String, _ interface: String, _ name: String) async throws(BusError) -> BusValue {
@@ -139,16 +178,19 @@ package struct SystemdUnitController: UnitController {
 package final class StartLimitLedger: Sendable {
     private struct State {
         var kills: [String: [ContinuousClock.Instant]] = [:]
-        var limits: [String: (burst: Int, interval: Duration)] = [:]
+        /// The limits read, per unit; nil for a unit without one (so it is not read again).
+        var limits: [String: (burst: Int, interval: Duration)?] = [:]
     }
     private let state = Mutex(State())
 
-    func record(unit: String, at instant: ContinuousClock.Instant) {
+    package init() {}
+
+    package func record(unit: String, at instant: ContinuousClock.Instant) {
         state.withLock { $0.kills[unit, default: []].append(instant) }
     }
 
     /// How many kills of `unit` were recorded within `interval` before `now` (older ones are dropped).
-    func count(unit: String, within interval: Duration, now: ContinuousClock.Instant) -> Int {
+    package func count(unit: String, within interval: Duration, now: ContinuousClock.Instant) -> Int {
         state.withLock { state in
             let recent = (state.kills[unit] ?? []).filter { now - $0 < interval }
             state.kills[unit] = recent
@@ -156,16 +198,17 @@ package final class StartLimitLedger: Sendable {
         }
     }
 
-    func forget(unit: String) {
+    package func forget(unit: String) {
         state.withLock { $0.kills[unit] = nil }
     }
 
-    func limit(of unit: String) -> (burst: Int, interval: Duration)? {
+    /// The limit read for `unit`: nil when not read yet, `.some(nil)` when it has none.
+    func limit(of unit: String) -> (burst: Int, interval: Duration)?? {
         state.withLock { $0.limits[unit] }
     }
 
-    func remember(_ limit: (burst: Int, interval: Duration), of unit: String) {
-        state.withLock { $0.limits[unit] = limit }
+    func remember(_ limit: (burst: Int, interval: Duration)?, of unit: String) {
+        state.withLock { $0.limits[unit] = .some(limit) }
     }
 
     /// Forgets the limits read (a reload may have changed the units).

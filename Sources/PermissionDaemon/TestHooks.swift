@@ -16,6 +16,9 @@ package final class TestHooks: Sendable {
 
     package init() {}
 
+    /// Whether the next kill will SIGKILL permissiond first (`die-before-kill` was called).
+    package var diesBeforeNextKill: Bool { dieBeforeKill.load(ordering: .acquiring) }
+
     package static func serve(_ call: BusMethodCall, hooks: TestHooks?) throws(BusError) {
         guard call.senderUID == 0 else {
             throw .accessDenied("TestHook is for root only")

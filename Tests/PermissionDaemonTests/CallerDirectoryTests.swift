@@ -28,6 +28,26 @@ struct CallerDirectoryTests {
         #expect(callers.cached(name) == identity, "a known name is remembered")
     }
 
+    @Test("Every caller resolved is remembered, not only the last (up to the directory's capacity)")
+    func severalRemembered() async throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let address = bus.address
+        let link = BusLink(open: { () throws(SystemdError) in try BusConnection(address: address) })
+        defer { link.close() }
+        let callers = CallerDirectory(link: link)
+        var names: [String] = []
+        for _ in 0..<3 {
+            let caller = try BusConnection(address: address)
+            try caller.startLoopThread()
+            defer { caller.stop() }
+            let name = try #require(caller.uniqueName)
+            #expect(await callers.identity(of: name).uid == getuid())
+            names.append(name)
+        }
+        #expect(names.map { callers.cached($0) != nil } == [true, true, true])
+    }
+
     @Test("A name the bus does not know is nobody, and nobody may not change permissions")
     func unknownNameRefused() async throws {
         let bus = try TestBus()

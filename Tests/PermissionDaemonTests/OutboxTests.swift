@@ -1,6 +1,7 @@
 import PermissionDaemon
 import PermissionStore
 import RelaunchContract
+import Synchronization
 import Testing
 
 @Suite("The outbox: a kill that failed is tried again, a kill that went through never twice")
@@ -13,8 +14,13 @@ struct OutboxTests {
         try harness.preset(0, .camera, .allowed)
         let answers = Answers()
         let writer = Writer()
+        let waits = Mutex<[Duration]>([])
         let outbox = Outbox(
-            service: harness.service, writer: writer, effects: harness.work.effects, retryInterval: .milliseconds(10))
+            service: harness.service, writer: writer, effects: harness.work.effects, retryInterval: .milliseconds(10),
+            sleep: { delay in
+                waits.withLock { $0.append(delay) }
+                try await Task.sleep(for: delay)
+            })
         await withDiscardingTaskGroup { group in
             group.addTask { await writer.drain() }
             group.addTask { await outbox.run() }
@@ -38,6 +44,7 @@ struct OutboxTests {
         #expect(error.message.contains("keeps trying"))
         #expect(units.killed.count == 1, "killed \(units.killed)")
         #expect(units.attempts == 4, "one Set attempt, two failed tries, one that went through")
+        #expect(waits.withLock { $0 } == [.milliseconds(10), .milliseconds(10)], "each try after a failed one waits the retry interval; the first does not wait")
         #expect(try harness.database.pendingKills().isEmpty)
 
         // Tries after the kill went through send nothing.

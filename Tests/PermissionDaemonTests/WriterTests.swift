@@ -44,6 +44,24 @@ struct WriterTests {
         #expect(await Task.detached { WriterThread.shared.isCurrent }.value == false, "a pool task ran on the writer thread")
     }
 
+    @Test("The writer's thread runs what it is given, and says so within a bound when it does not")
+    func threadServes() async {
+        // The first of: the job ran on the writer's thread, or 20 s passed (a thread that serves
+        // nothing would otherwise hang this test, not fail it).
+        let ran = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            let once = Mutex(false)
+            let finish = { @Sendable (ran: Bool) in
+                if once.withLock({ let first = !$0; $0 = true; return first }) { done.resume(returning: ran) }
+            }
+            Task(executorPreference: WriterThread.shared) { finish(WriterThread.shared.isCurrent) }
+            Task {
+                try? await Task.sleep(for: .seconds(20))
+                finish(false)
+            }
+        }
+        #expect(ran, "no job ran on the writer's thread within 20 s")
+    }
+
     @Test("Racing Sets are each applied once, one at a time, and each answered")
     func racingSetsAreEachAnswered() async throws {
         let count = 24
