@@ -38,6 +38,15 @@ class Tally:
                 f"{self.equivalent} listed equivalent")
 
 
+def failed_test(log):
+    """The first failed test's line in a test run's log, or None."""
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if "✘ Test" in line:
+                return line.strip()[:110]
+    return None
+
+
 def first_failure(log):
     """The most telling line of a failed test run: a failed test, else a trap, else an error."""
     with open(log, encoding="utf-8", errors="replace") as handle:
@@ -153,7 +162,12 @@ class Module:
                     continue
                 status, test = package.test(self.test_limit, log)
                 if status is None:
-                    self.record(site, "timed out", build, test, "")
+                    # A test that failed before the run hung elsewhere has caught the mutant.
+                    failed = failed_test(log)
+                    if failed:
+                        self.record(site, "killed", build, test, f": {failed} (then the run timed out)")
+                    else:
+                        self.record(site, "timed out", build, test, "")
                 elif status != 0:
                     self.record(site, "killed", build, test, f": {first_failure(log)}")
                 else:
