@@ -93,7 +93,7 @@ package struct AppRegistry: Sendable, Hashable {
         var registrations: [AppRegistration] = []
         var problems: [AppRegistrationProblem] = []
         for folder in folders {
-            for name in fileNames(in: folder) where name.hasSuffix(".conf") && !seen.contains(name) {
+            for name in fileNames(in: folder) where !seen.contains(name) {
                 seen.insert(name)
                 let path = folder + "/" + name
                 do throws(AppRegistrationProblem) {
@@ -120,7 +120,8 @@ package struct AppRegistry: Sendable, Hashable {
         var registration = AppRegistration(app: app, unit: "", file: file)
         var inApp = false
         var unitLine: Int?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break ends a line: "\r\n" is one Character, which a split at "\n" never finds.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let line = raw.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
@@ -200,7 +201,7 @@ package struct AppRegistry: Sendable, Hashable {
         }
     }
 
-    /// The names in `folder`, sorted; none when it does not exist or cannot be read.
+    /// The names in `folder` that end in `.conf`, sorted; none when it does not exist or cannot be read.
     static func fileNames(in folder: String) -> [String] {
         guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
@@ -209,7 +210,7 @@ package struct AppRegistry: Sendable, Hashable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name.hasSuffix(".conf") { names.append(name) }
         }
         return names.sorted()
     }
@@ -269,10 +270,10 @@ package enum AppIDSyntax {
 }
 
 extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (and a trailing carriage return).
+    /// Without leading and trailing spaces and tabs.
     fileprivate func trimmingSpaces() -> String {
         let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
         guard let start = scalars.firstIndex(where: { !isSpace($0) }),
             let end = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }

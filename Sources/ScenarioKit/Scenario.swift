@@ -42,7 +42,8 @@ package struct Scenario: Sendable, Equatable {
         var steps: [(Int, Step)] = []
         var texts: [Int: String] = [:]
         var expandedSteps = 0
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break ends a line: "\r\n" is one Character, which a split at "\n" never finds.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             let trimmed = rawLine.drop { $0 == " " || $0 == "\t" }
             if trimmed.hasPrefix("#") {

@@ -15,7 +15,7 @@ struct PermissionConfigurationTests {
 
             [app checkin-demo]
             unit = checkin-demo.service\r
-            [app maps.v2]
+            [app maps.v2]\t# a comment after a tab
             unit=maps@user.service
             """
         let configuration = try PermissionConfiguration.parse(text, file: file)
@@ -47,10 +47,19 @@ struct PermissionConfigurationTests {
             try PermissionConfiguration.load(path: directory.path)  // a directory
         }
         #expect(error.code == .unreadable && error.file == directory.path && error.line == nil)
+        #expect(error.message == "cannot read the file (not a regular file); make it readable by permissiond or remove it")
         let binary = directory.file("binary.conf")
         try Data([0xff, 0xfe, 0x00]).write(to: URL(fileURLWithPath: binary))
         let notText = try #require(throws: PermissionConfigurationError.self) { try PermissionConfiguration.load(path: binary) }
-        #expect(notText.code == .unreadable && notText.message.contains("UTF-8"))
+        #expect(notText.code == .unreadable && notText.message == "the file is not UTF-8 text")
+    }
+
+    @Test("the app a unit runs, as permissiond decides whether it may kill that unit")
+    func appOfUnit() throws {
+        let configuration = try PermissionConfiguration.parse("[app checkin-demo]\nunit = checkin-demo.service\n[app maps]\nunit = maps@user.service\n", file: file)
+        #expect(configuration.app(runningUnit: "maps@user.service") == "maps")
+        #expect(configuration.app(runningUnit: "checkin-demo.service") == "checkin-demo")
+        #expect(configuration.app(runningUnit: "sshd.service") == nil, "no app runs it: permissiond may not kill it")
     }
 
     struct BadFile: Sendable, CustomTestStringConvertible {

@@ -39,7 +39,13 @@ struct AppRegistryTests {
         ("[App]\nUnit=x.service\nPermissions=camera torch\n", 3, "unknown permission 'torch'"),
         ("[App]\nUnit=x.service\nKillPolicy=sometimes\n", 3, "unknown KillPolicy='sometimes'; accepted: ios, android"),
         ("[App]\nUnit=x.service\nBusName=nodots\n", 3, "BusName='nodots' is not a well-known bus name"),
+        ("[App]\nUnit=x.service\nBusName=org..example\n", 3, "BusName='org..example' is not a well-known bus name"),
+        ("[App]\nUnit=x.service\nBusName=org.1example\n", 3, "BusName='org.1example' is not a well-known bus name"),
+        ("[App]\nUnit=x.service\nBusName=org.exämple\n", 3, "BusName='org.exämple' is not a well-known bus name"),
+        ("[App]\nUnit=x.service\nBusName=org.ex+ample\n", 3, "BusName='org.ex+ample' is not a well-known bus name"),
         ("[App]\njust words\n", 2, "expected Key=Value, found 'just words'"),
+        // Blank lines and comments count: the number is the line an editor shows.
+        ("[App]\n\n# the unit\nUnit=x.service\n\n\nColor=red\n", 7, "unknown key 'Color'"),
     ])
     func faults(text: String, line: Int, fault: String) {
         #expect {
@@ -48,6 +54,12 @@ struct AppRegistryTests {
             guard let problem = error as? AppRegistrationProblem else { return false }
             return problem.line == line && problem.fault.hasPrefix(fault) && problem.file == "x.conf"
         }
+    }
+
+    @Test("a bus name's elements may hold letters, digits (not first), '_' and '-'")
+    func busNames() throws {
+        let registration = try AppRegistry.parse("[App]\nUnit=x.service\nBusName=org.my-app_2.Notes1\n", app: "x", file: "x.conf")
+        #expect(registration.busName == "org.my-app_2.Notes1")
     }
 
     @Test("no Unit= and a bad file name are faults of the whole file")
@@ -73,6 +85,39 @@ struct AppRegistryTests {
         #expect(registry.ids == ["a", "c"])
         #expect(registry["a"]?.unit == "a-from-etc.service")
         #expect(registry.problems == [AppRegistrationProblem(file: "\(run)/b.conf", line: 3, fault: "expected Key=Value, found 'Oops'")])
+    }
+}
+
+extension AppRegistryTests {
+    @Test("a file of exactly the largest size is read whole; one byte more is refused")
+    func largestFile() throws {
+        let root = try TestFolder()
+        let folder = try root.folder("apps")
+        let head = "[App]\nUnit=x.service\n#"
+        let tail = "\nBusName=org.example.Last1"
+        let padding = String(repeating: "-", count: AppRegistry.maximumFileSize - head.utf8.count - tail.utf8.count)
+        try root.write("\(folder)/x.conf", head + padding + tail)
+        try root.write("\(folder)/y.conf", head + padding + "-" + tail)
+        let registry = AppRegistry.load(folders: [folder])
+        #expect(registry["x"]?.busName == "org.example.Last1", "the last byte of a file of the largest size was lost")
+        #expect(registry.problems.map(\.fault) == ["larger than 64 KiB"])
+    }
+
+    @Test("a file with CRLF line ends reads as one with LF")
+    func crlf() throws {
+        let registration = try AppRegistry.parse("[App]\r\nUnit=x.service\r\n\tPermissions=camera\t\r\n", app: "x", file: "x.conf")
+        #expect(registration.unit == "x.service" && registration.permissions == [.camera])
+    }
+
+    @Test("only .conf files are registrations: others, and . and .., are not read")
+    func onlyConfFiles() throws {
+        let root = try TestFolder()
+        let folder = try root.folder("apps")
+        try root.write("\(folder)/a.conf", "[App]\nUnit=a.service\n")
+        try root.write("\(folder)/b.conf.bak", "broken")
+        try root.write("\(folder)/conf", "broken")
+        let registry = AppRegistry.load(folders: [folder])
+        #expect(registry.ids == ["a"] && registry.problems.isEmpty)
     }
 }
 

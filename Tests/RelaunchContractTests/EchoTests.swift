@@ -14,6 +14,9 @@ struct EchoTests {
         #expect(Echo.quoted("a\nb\tc\r") == #"'a\nb\tc\r'"#)
         #expect(Echo.quoted("it's") == #"'it\'s'"#)
         #expect(Echo.quoted("a\u{7}b\u{2028}c") == #"'a\u{7}b\u{2028}c'"#)
+        // DEL, a C1 control (NEL) and the paragraph separator too: each could break or hide a line.
+        #expect(Echo.quoted("a\u{7F}b\u{85}c\u{2029}d") == #"'a\u{7f}b\u{85}c\u{2029}d'"#)
+        #expect(Echo.quoted("é~") == "'é~'", "printable characters stay as they are")
         #expect(!Echo.quoted("x\ny").contains("\n"))
     }
 

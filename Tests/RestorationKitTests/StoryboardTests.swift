@@ -60,6 +60,16 @@ struct StoryboardTests {
         #expect(storyboard.instantiateViewController(withIdentifier: "Missing") == nil)
     }
 
+    @Test("a file with CRLF line ends reads as one with LF")
+    func crlf() throws {
+        let classes: [String: () -> ViewController] = ["NoteController": { NoteController(nil) }, "ColorController": { ColorController(nil) }]
+        let lf = try Storyboard(text: Self.colorboard, classes: classes)
+        let crlf = try Storyboard(text: Self.colorboard.replacing("\n", with: "\r\n"), classes: classes)
+        #expect(crlf.name == lf.name)
+        let tabs = try #require(crlf.instantiateViewController(withIdentifier: "Tabs") as? TabBarController)
+        #expect(tabs.viewControllers.map(\.restorationIdentifier) == ["Colors", "AddNC"])
+    }
+
     @Test("push and modal segues")
     func segues() throws {
         let storyboard = try Self.storyboard()

@@ -6,6 +6,16 @@ import Testing
 
 @Suite("Scenario files")
 struct ScenarioParserTests {
+    @Test("A file with CRLF line ends parses as one with LF, with the same line numbers")
+    func crlf() throws {
+        let text = "# Windows line ends\npolicy ios\n\nset camera denied\ntap check-in\n"
+        let lf = try Scenario.parse(text, name: "lf")
+        let crlf = try Scenario.parse(text.replacing("\n", with: "\r\n"), name: "crlf")
+        #expect(crlf.steps.map(\.line) == [2, 4, 5])
+        #expect(crlf.steps.map(\.step) == lf.steps.map(\.step))
+        #expect(crlf.summary == "Windows line ends")
+    }
+
     @Test("The seed scenario parses into its steps with line numbers")
     func seed() throws {
         let text = """

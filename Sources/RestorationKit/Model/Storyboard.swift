@@ -66,7 +66,8 @@ public struct Storyboard {
         var scenes: [String: Scene] = [:]
         var order: [String] = []
         var current: String?
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break ends a line: "\r\n" is one Character, which a split at "\n" never finds.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = index + 1
             let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let keyword = words.first, !keyword.hasPrefix("#") else { continue }
