@@ -1,3 +1,4 @@
+import Dispatch
 import PermissionDaemon
 import PermissionStore
 import RelaunchContract
@@ -45,21 +46,17 @@ struct WriterTests {
     }
 
     @Test("The writer's thread runs what it is given, and says so within a bound when it does not")
-    func threadServes() async {
-        // The first of: the job ran on the writer's thread, or 20 s passed (a thread that serves
-        // nothing would otherwise hang this test, not fail it).
-        let ran = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
-            let once = Mutex(false)
-            let finish = { @Sendable (ran: Bool) in
-                if once.withLock({ let first = !$0; $0 = true; return first }) { done.resume(returning: ran) }
-            }
-            Task(executorPreference: WriterThread.shared) { finish(WriterThread.shared.isCurrent) }
-            Task {
-                try? await Task.sleep(for: .seconds(20))
-                finish(false)
-            }
+    func threadServes() {
+        // Waited for on this thread, not the task pool: with the writer's thread serving nothing,
+        // the other writer tests hold the pool, and a pool-based timer would never fire.
+        let ran = DispatchSemaphore(value: 0)
+        let onWriterThread = Mutex(false)
+        Task(executorPreference: WriterThread.shared) {
+            onWriterThread.withLock { $0 = WriterThread.shared.isCurrent }
+            ran.signal()
         }
-        #expect(ran, "no job ran on the writer's thread within 20 s")
+        #expect(ran.wait(timeout: .now() + 20) == .success, "no job ran on the writer's thread within 20 s")
+        #expect(onWriterThread.withLock { $0 })
     }
 
     @Test("Racing Sets are each applied once, one at a time, and each answered")
