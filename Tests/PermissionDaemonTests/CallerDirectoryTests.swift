@@ -30,44 +30,46 @@ struct CallerDirectoryTests {
 
     @Test("Every caller resolved is remembered, not only the last (up to the directory's capacity)")
     func severalRemembered() async throws {
+        try await Self.onTestBus { address, callers, _ in
+            var names: [String] = []
+            for _ in 0..<3 {
+                let caller = try BusConnection(address: address)
+                try caller.startLoopThread()
+                defer { caller.stop() }
+                let name = try #require(caller.uniqueName)
+                #expect(await callers.identity(of: name).uid == getuid())
+                names.append(name)
+            }
+            #expect(names.map { callers.cached($0) != nil } == [true, true, true])
+        }
+    }
+
+    /// A caller directory over a dbus-daemon of the test's own: `body` gets the bus's address, the
+    /// directory and the link it asks over.
+    static func onTestBus(_ body: (String, CallerDirectory, BusLink) async throws -> Void) async throws {
         let bus = try TestBus()
         defer { bus.stop() }
         let address = bus.address
         let link = BusLink(open: { () throws(SystemdError) in try BusConnection(address: address) })
         defer { link.close() }
-        let callers = CallerDirectory(link: link)
-        var names: [String] = []
-        for _ in 0..<3 {
-            let caller = try BusConnection(address: address)
-            try caller.startLoopThread()
-            defer { caller.stop() }
-            let name = try #require(caller.uniqueName)
-            #expect(await callers.identity(of: name).uid == getuid())
-            names.append(name)
-        }
-        #expect(names.map { callers.cached($0) != nil } == [true, true, true])
+        try await body(address, CallerDirectory(link: link), link)
     }
 
     @Test("A name the bus does not know is nobody, and nobody may not change permissions")
     func unknownNameRefused() async throws {
-        let bus = try TestBus()
-        defer { bus.stop() }
-        let address = bus.address
-        let link = BusLink(open: { () throws(SystemdError) in try BusConnection(address: address) })
-        defer { link.close() }
-        let callers = CallerDirectory(link: link)
-
-        let identity = await callers.identity(of: ":1.4242")
-        #expect(identity.uid == UInt32.max)
-        #expect(callers.cached(":1.4242") == nil, "an unknown caller is asked about again next time")
-        // No polkit on this bus: the authorizer cannot be told yes.
-        let authorizer = PolkitAuthorizer(authority: PolkitAuthority(link: link))
-        do throws(PermissionServiceError) {
-            try await authorizer.authorizeChange(by: identity)
-            Issue.record("an unknown caller was allowed to change permissions")
-        } catch {
-            #expect(error.dbusName == PermissionServiceError.accessDeniedName)
+        try await Self.onTestBus { _, callers, link in
+            let identity = await callers.identity(of: ":1.4242")
+            #expect(identity.uid == UInt32.max)
+            #expect(callers.cached(":1.4242") == nil, "an unknown caller is asked about again next time")
+            // No polkit on this bus: the authorizer cannot be told yes.
+            let authorizer = PolkitAuthorizer(authority: PolkitAuthority(link: link))
+            do throws(PermissionServiceError) {
+                try await authorizer.authorizeChange(by: identity)
+                Issue.record("an unknown caller was allowed to change permissions")
+            } catch {
+                #expect(error.dbusName == PermissionServiceError.accessDeniedName)
+            }
+            #expect(await callers.identity(of: nil).uid == UInt32.max, "a call without a sender is nobody")
         }
-        #expect(await callers.identity(of: nil).uid == UInt32.max, "a call without a sender is nobody")
     }
 }
