@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Systemd
 
 /// Why permissiond cannot start or keep serving, as one line that says what to do.
 package struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -14,16 +15,13 @@ package struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Writes ``line(forJournal:)`` to stderr, for journald when stderr is its stream.
     package func report() {
-        fflush(nil)
-        guard let standardError else { return }
-        fputs(line(forJournal: Self.isJournalStream(fd: 2, journalStream: getenv("JOURNAL_STREAM").map { String(cString: $0) })), standardError)
-        fflush(standardError)
+        StandardError.write(line(forJournal: Self.isJournalStream(fd: 2, journalStream: getenv("JOURNAL_STREAM").map { String(cString: $0) })))
     }
 
     /// `permissiond: LINE` and a newline, the line breaks of the description folded into spaces (one
     /// error, one journal entry); for journald with the `<3>` prefix, so it records priority err.
     package func line(forJournal: Bool) -> String {
-        (forJournal ? "<3>" : "") + "permissiond: " + String(description.map { $0.isNewline ? " " : $0 }) + "\n"
+        (forJournal ? "<3>" : "") + "permissiond: " + StandardError.oneLine(description) + "\n"
     }
 
     /// Whether `fd` is the stream systemd connected to journald: `$JOURNAL_STREAM` is its `dev:inode`.
@@ -33,6 +31,3 @@ package struct DaemonError: Error, Sendable, Hashable, CustomStringConvertible {
         return journalStream == "\(status.st_dev):\(status.st_ino)"
     }
 }
-
-/// Standard error as a stdio stream of its own (Swift 6 does not let code touch C's `stderr`).
-nonisolated(unsafe) private let standardError = fdopen(2, "w")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Systemd
 
 /// A failure the user sees: one line saying what failed and what to do, and the exit code.
 package struct CLIError: Error, CustomStringConvertible {
@@ -26,21 +27,15 @@ package struct CLIError: Error, CustomStringConvertible {
     package static func failed(_ message: String) -> CLIError { CLIError(.failed, message) }
 }
 
-/// Standard error as a stdio stream of its own (Swift 6 does not let code touch C's `stderr`).
-nonisolated(unsafe) private let standardError = fdopen(2, "w")
-
 /// Writes "relaunchctl: message" to standard error, after what was printed to standard output.
 package func printError(_ message: String) {
-    fflush(nil)
-    guard let standardError else { return }
-    fputs(errorLine(message), standardError)
-    fflush(standardError)
+    StandardError.write(errorLine(message))
 }
 
 /// "relaunchctl: message" and a newline: one error, one line. A usage text keeps its lines,
 /// anything else has its line breaks (any of Unicode's, "\r\n" too) folded into spaces.
 package func errorLine(_ message: String) -> String {
-    let folded = message.hasPrefix("OVERVIEW:") ? message : String(message.map { $0.isNewline ? " " : $0 })
+    let folded = message.hasPrefix("OVERVIEW:") ? message : StandardError.oneLine(message)
     let line = "relaunchctl: " + folded
     return line.hasSuffix("\n") ? line : line + "\n"
 }

@@ -33,7 +33,7 @@ package enum NotifyState: Sendable, Hashable {
         case .stopping: ["STOPPING=1"]
         case .watchdog: ["WATCHDOG=1"]
         case .watchdogTrigger: ["WATCHDOG=trigger"]
-        case .status(let text): ["STATUS=" + Self.oneLine(text)]
+        case .status(let text): ["STATUS=" + StandardError.oneLine(text)]
         case .mainPID(let pid): ["MAINPID=\(pid)"]
         case .errno(let code): ["ERRNO=\(code)"]
         case .extendTimeout(let usec): ["EXTEND_TIMEOUT_USEC=\(usec)"]
@@ -60,9 +60,5 @@ package enum NotifyState: Sendable, Hashable {
         case .fdStore(let name), .fdStoreRemove(let name): name
         default: nil
         }
-    }
-
-    private static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
     }
 }
