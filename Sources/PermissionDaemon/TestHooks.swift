@@ -31,7 +31,7 @@ package final class TestHooks: Sendable {
         let name = try call.arguments.string(at: 0)
         switch name {
         case "hang":
-            while true { pause() }
+            blockForever()
         case "die-before-kill":
             hooks.dieBeforeKill.store(true, ordering: .releasing)
         default:

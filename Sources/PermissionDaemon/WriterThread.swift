@@ -39,11 +39,11 @@ package final class WriterThread: TaskExecutor, Sendable {
         waiting.signal()
     }
 
-    /// Runs the jobs given to it, in order, for good.
     /// Whether the caller runs on this executor's thread.
     package var isCurrent: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
-    private func serve() {
+    /// Runs the jobs given to it, in order, for good (typed `Never`: no path may end the thread).
+    private func serve() -> Never {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         while true {
             waiting.wait()

@@ -155,7 +155,7 @@ final class AppHost<App: HostableApp>: Sendable {
             try spawnDetachedThread { [self] in
                 core.withLock { _ in
                     taken.signal()
-                    while true { pause() }
+                    blockForever()
                 }
             }
         } catch {

@@ -1,4 +1,5 @@
 internal import RestorationKit
+internal import Systemd
 
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ final class CrashingRestoringMark: RestoringMarkStore {
             // Stderr reaches the journal: the test waits for this line before changing a permission.
             let line = Array("test hook: stalling while restoring (the restoring mark is set)\n".utf8)
             _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            while true { pause() }
+            blockForever()
         }
         guard flag.exists() else { return }
         try flag.remove()

@@ -23,3 +23,11 @@ package func spawnDetachedThread(_ body: @escaping @Sendable () -> Void) throws(
     }
     pthread_detach(thread)
 }
+
+/// Blocks the calling thread for good: `pause()` returns only for a caught signal, and the loop
+/// waits again. What test hooks use to stand for a deadlock or a stall the watchdog must end.
+///
+/// Typed `Never`, so the compiler proves no path returns (a loop that could end does not compile).
+package func blockForever() -> Never {
+    while true { pause() }
+}
