@@ -11,8 +11,8 @@ import Glibc
 /// The uid and pid are the credentials dbus-daemon took from the socket when the caller connected
 /// (`GetConnectionCredentials`, SO_PEERCRED); the unit is systemd's answer for that pid
 /// (`GetUnitByPID`). The pid is pinned with a pidfd while systemd is asked, and afterwards the
-/// process must still be alive and the connection still the pid's: so a pid that was reused by
-/// another process between the two questions is never attributed to the caller.
+/// process must still be alive and its connection still open: so a pid that was reused by another
+/// process between the two questions is never attributed to the caller.
 ///
 /// A unique name is never given to another connection while the bus runs, so an identity is looked
 /// up once per connection and remembered (an app that reads many times pays one lookup); lookups
@@ -60,7 +60,7 @@ package final class CallerDirectory: Sendable {
                     known.looking[sender] = nil
                     // A caller the bus could not tell anything of is asked again next time.
                     guard caller.uid != UInt32.max else { return }
-                    if known.resolved.count >= Self.capacity { known.resolved.removeAll(keepingCapacity: true) }
+                    if known.resolved.count >= Self.capacity { known.resolved = [:] }
                     known.resolved[sender] = caller
                 }
                 return caller
@@ -130,12 +130,14 @@ package final class CallerDirectory: Sendable {
             // The process systemd looked at must still be the one the pidfd holds (a pidfd turns
             // readable when its process exits, so its pid cannot have been reused while it is not)...
             guard process.isAlive else { return nil }
-            // ...and the connection must still be that pid's.
-            let now = try await link.callAsync(
+            // ...and the caller's connection must still be open. Its pid cannot have changed: the
+            // bus daemon records a connection's credentials once, when it connects, and never gives
+            // its unique name to another connection; so the name's owner is the process asked about.
+            let stillConnected = try await link.callAsync(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "GetConnectionUnixProcessID", arguments: [.string(sender)], timeout: callTimeout
-            ).uint32(at: 0)
-            guard now == pid else { return nil }
+                member: "NameHasOwner", arguments: [.string(sender)], timeout: callTimeout
+            ).bool(at: 0)
+            guard stillConnected else { return nil }
             return SystemdManager.unitName(fromObjectPath: path)
         } catch {
             return nil
