@@ -1,6 +1,5 @@
 internal import RelaunchApp
 internal import Logging
-internal import RelaunchContract
 internal import ServiceLifecycle
 internal import Systemd
 internal import RelaunchBus
