@@ -8,7 +8,8 @@ enum FleetReportPlots {
         let apps = TimelineTotals.worstFirst(summary.byApp).filter { !$0.totals.relaunchUSec.isEmpty }
         guard !apps.isEmpty else { return "<p class=\"note\">No relaunch was seen.</p>\n" }
         var medians: [String: [(machine: String, usec: UInt64)]] = [:]
-        for (machine, byApp) in summary.relaunchUSecByMachineApp {
+        // In machine order, so that the same journal gives the same page byte for byte.
+        for (machine, byApp) in summary.relaunchUSecByMachineApp.sorted(by: { $0.key < $1.key }) {
             for (app, values) in byApp {
                 if let median = TimelineSummary.percentile(50, of: values) { medians[app, default: []].append((machine, median)) }
             }

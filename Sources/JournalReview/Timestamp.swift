@@ -1,20 +1,21 @@
 /// Formats journal timestamps without Foundation's calendar machinery.
-enum Timestamp {
-    /// `usec` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC).
-    static func iso8601(_ usec: UInt64) -> String {
+package enum Timestamp {
+    /// `usec` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC). Never before the epoch (unsigned).
+    package static func iso8601(_ usec: UInt64) -> String {
         let seconds = Int64(usec / 1_000_000)
         let millis = Int(usec / 1000 % 1000)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
+        let days = seconds / 86_400
+        let secondOfDay = Int(seconds % 86_400)
         let (year, month, day) = civil(fromDays: days)
         return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60))"
             + ":\(two(secondOfDay % 60)).\(three(millis))Z"
     }
 
-    /// Howard Hinnant's days-to-civil algorithm.
+    /// Howard Hinnant's days-to-civil algorithm, for days on or after the epoch (so `z` is never
+    /// negative and its era needs no rounding toward minus infinity).
     private static func civil(fromDays z: Int64) -> (Int64, Int, Int) {
         let z = z + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let era = z / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
