@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The inline SVG plots of ``FleetReport``.
 enum FleetReportPlots {
     static let palette = ["#3b6fd4", "#e0792f", "#2f9e6e", "#c2417a", "#8a63d2", "#b59a1b", "#4aa3b8", "#7a7f8c"]
@@ -102,9 +106,7 @@ enum FleetReportPlots {
     /// A tick step of 1, 2 or 5 × 10ⁿ giving at most about eight ticks, and the axis end (a whole step).
     static func ticks(maximum: Double) -> (step: Double, limit: Double) {
         let target = max(maximum, 0.001) / 6
-        var magnitude = 1.0
-        while magnitude * 10 <= target { magnitude *= 10 }
-        while magnitude > target { magnitude /= 10 }
+        let magnitude = pow(10, log10(target).rounded(.down))  // the largest power of ten ≤ target
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= target } ?? magnitude * 10
         return (step, (maximum / step).rounded(.up) * step)
     }

@@ -117,10 +117,7 @@ package struct TimelineBuilder: Sendable {
     /// Hands over the oldest incidents that can no longer change (no longer open), in order; stops at
     /// the first one still open, so incidents come out in the order of their changes.
     package mutating func takeFinished() -> [Incident] {
-        var count = 0
-        while count < incidents.count, !open.values.contains(taken + count) {
-            count += 1
-        }
+        let count = incidents.indices.first { open.values.contains(taken + $0) } ?? incidents.count
         return take(count)
     }
 

@@ -9,16 +9,16 @@ extension TimelineRenderer {
     /// One table: a header line, then one line per group.
     ///
     /// ```
-    /// host        incidents  kills  restores  discards  relaunch median       p95
-    /// fleet-0002          3      3         1         2        412.3 ms  980.0 ms  (corrupt 1, force-quit 1)
+    /// host         incidents  kills  restores  discards  relaunch median        p95
+    /// fleet-0002           3      3         1         2         412.3 ms   980.0 ms  (corrupt 1, force-quit 1)
     /// ```
     static func table(_ kind: String, _ groups: [String: TimelineTotals]) -> String {
         let rows = TimelineTotals.worstFirst(groups)
         let width = max(kind.count, rows.map(\.name.count).max() ?? 0) + 2
-        var out = pad(kind, width) + right("incidents", 9) + right("kills", 7) + right("restores", 10)
+        var out = pad(kind, width) + right("incidents", 10) + right("kills", 7) + right("restores", 10)
             + right("discards", 10) + right("relaunch median", 17) + right("p95", 11) + "\n"
         for (name, totals) in rows {
-            out += pad(name, width) + right("\(totals.incidents)", 9) + right("\(totals.kills)", 7)
+            out += pad(name, width) + right("\(totals.incidents)", 10) + right("\(totals.kills)", 7)
             out += right("\(totals.restores)", 10) + right("\(totals.discards)", 10)
             out += right(totals.relaunchMedianUSec.map(milliseconds) ?? "-", 17)
             out += right(totals.relaunchP95USec.map(milliseconds) ?? "-", 11)

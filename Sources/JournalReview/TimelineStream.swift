@@ -195,8 +195,9 @@ package struct TimelineStream: Sendable {
         case .counts(.permissiond):
             return true
         case .counts(let kind):
-            guard let unit = JournalTrust.unit(of: entry, kind: kind) else { return false }
-            return killedUnits.contains(unit)
+            // A counted entry always names its unit (judge counts systemd's only with UNIT=, an
+            // app's only with _SYSTEMD_UNIT=); an empty name is in no kill.
+            return killedUnits.contains(JournalTrust.unit(of: entry, kind: kind) ?? "")
         }
     }
 

@@ -29,6 +29,41 @@ struct FleetReportTests {
         #expect(!relaunched.isWorse(than: lost) && !slow.isWorse(than: lost))
     }
 
+    @Test("More discards is the worse, whatever the kills and relaunches; equal rows go by name")
+    func discardsComeFirstThenNames() {
+        var discarded = Self.totals(relaunchMS: [20])
+        discarded.discardsByReason = ["corrupt": 1]
+        let lost = Self.totals(relaunchMS: [90], kills: 3)
+        #expect(discarded.isWorse(than: lost))
+        #expect(!lost.isWorse(than: discarded))
+        let same = Self.totals(relaunchMS: [30])
+        #expect(TimelineTotals.worstFirst(["c": same, "a": same, "b": same, "z": discarded]).map(\.name) == ["z", "a", "b", "c"])
+    }
+
+    @Test("The text tables: columns aligned under their heads, the widest name included, worst first")
+    func textTablesAligned() {
+        var summary = TimelineSummary()
+        var worse = Self.totals(relaunchMS: [])
+        (worse.incidents, worse.kills, worse.restores) = (3, 3, 1)
+        worse.discardsByReason = ["force-quit": 1, "corrupt": 1]
+        var better = Self.totals(relaunchMS: [])
+        (better.incidents, better.kills, better.restores) = (12, 12, 12)
+        summary.byMachine = ["m1": better, "m2": worse]
+        summary.hostnameOfMachine = ["m1": "b", "m2": "fleet-0002"]
+        summary.byApp = ["checkin-demo": worse]
+        let text = TimelineRenderer.fleetTables(summary)
+        #expect(text == """
+
+            host         incidents  kills  restores  discards  relaunch median        p95
+            fleet-0002           3      3         1         2                -          -  (corrupt 1, force-quit 1)
+            b                   12     12        12         0                -          -
+
+            app            incidents  kills  restores  discards  relaunch median        p95
+            checkin-demo           3      3         1         2                -          -  (corrupt 1, force-quit 1)
+
+            """)
+    }
+
     @Test("The summary line lists discard reasons in name order")
     func summaryLineReasonsInNameOrder() {
         var summary = TimelineSummary()
@@ -114,6 +149,14 @@ struct FleetReportTests {
         let lengths = lengthOfRow.sorted { $0.key < $1.key }.map(\.value)
         #expect(lengths.count == 2, "a row for each host that discarded anything, none for h3")
         #expect(!svg.elements.contains { $0.name == "text" && $0.text == "h3" })
+        // Rows one under the other, never overlapping; legend swatches left to right, clear of the
+        // label before them.
+        let tops = Set(bars.map { $0["y"] }).sorted()
+        #expect(zip(tops, tops.dropFirst()).allSatisfy { $1 - $0 >= 14 }, "rows at \(tops)")
+        let swatches = svg.elements.filter { $0.name == "rect" && $0["height"] == 12 }.map { $0["x"] }
+        #expect(swatches.count == 2 && swatches[1] - swatches[0] >= 16 + 6.5 * Double("build-mismatch".count))
+        // The host table lists each host's reasons in name order.
+        #expect(FleetReport.html(summary, source: "test").contains("<td class=\"l\">build-mismatch 2, corrupt 4</td>"))
         #expect(abs(lengths[0] / lengths[1] - 6) < 0.01, "bars \(lengths) for 6 and 1 discards")
         #expect(bars.allSatisfy { $0["x"] + $0["width"] <= svg.width && $0["y"] + $0["height"] <= svg.height })
         #expect(!FleetReport.html(summary, source: "test").contains("more hosts with"))
@@ -129,6 +172,11 @@ struct FleetReportTests {
         }
         let html = FleetReport.html(summary, source: "test")
         #expect(html.contains("<p class=\"note\">and 2 more hosts with 2 discards.</p>"))
+        #expect(html.contains("<p class=\"note\">and 2 more hosts (the JSON has them all"))
+        var fewer = summary
+        fewer.byMachine["host-0"] = nil
+        fewer.byMachine["host-1"] = nil
+        #expect(!FleetReport.html(fewer, source: "test").contains("more hosts"))
         let svg = try #require(SVG(html, label: "discards by reason per host"))
         #expect(svg.elements.filter { $0.name == "rect" && $0["height"] == 14 }.count == FleetReport.hostRows)
     }

@@ -155,6 +155,21 @@ struct TimelineJSONTests {
         #expect(report.summary.discardsByReason == [awkward: 1])
         #expect(written(report.incidents) == (try encoded(report)))
     }
+
+    @Test("A value with one kind of escape alone is escaped as JSONEncoder escapes it",
+          arguments: ["/", "//", "tab\there", "line\nbreak", "bell\u{7}", "quote\"", "back\\slash"])
+    func oneEscapeAlone(value: String) throws {
+        var script = JournalScript()
+        script.killAndRestore(from: "denied", to: "allowed", oldInvocation: "a", newInvocation: "b", relaunch: 30_000,
+                              outcome: "discarded")
+        for index in script.records.indices {
+            script.records[index].fields["MESSAGE"] = value
+            if script.records[index].fields["REASON"] != nil { script.records[index].fields["REASON"] = value }
+        }
+        let report = TimelineReport(records: script.records)
+        #expect(report.summary.discardsByReason == [value: 1])
+        #expect(written(report.incidents) == (try encoded(report)))
+    }
 }
 
 @Suite("Journal timeline: text")
