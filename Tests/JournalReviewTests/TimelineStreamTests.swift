@@ -157,7 +157,7 @@ struct TimelineJSONTests {
     }
 
     @Test("A value with one kind of escape alone is escaped as JSONEncoder escapes it",
-          arguments: ["/", "//", "tab\there", "line\nbreak", "bell\u{7}", "quote\"", "back\\slash"])
+          arguments: ["/", "//", "\\", "\"\"", "tab\there", "line\nbreak", "bell\u{7}", "quote\"", "back\\slash"])
     func oneEscapeAlone(value: String) throws {
         var script = JournalScript()
         script.killAndRestore(from: "denied", to: "allowed", oldInvocation: "a", newInvocation: "b", relaunch: 30_000,

@@ -116,4 +116,8 @@ check_relaunchctl_kill_during_restore_is_not_a_crash() {
     assert_eq "kept through two kills" "$(in_sandbox relaunchctl app state --json | jq -r .modal.note)"
     in_sandbox journalctl --sync
     assert_eq "0" "$(in_sandbox journalctl --since "@$since" -o cat MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 | wc -l)"
+    # The restore came back because the mark was forgiven, not because no mark was left: the stalled
+    # instance was the one killed, and the next launch says so.
+    assert_eq "1" "$(in_sandbox journalctl --since "@$since" -u checkin-demo.service -o cat \
+        | grep -c 'the last restore was killed for a permission change, not crashed; restoring again')"
 }
