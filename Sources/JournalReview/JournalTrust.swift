@@ -211,19 +211,22 @@ package protocol JournalTrustFields {
     func contains(_ field: JournalTrust.Field) -> Bool
 }
 
+extension JournalTrustFields {
+    /// Whether the entry has `field` with exactly `value`, by ``value(of:)``; a reader that can
+    /// compare without making the value's String gives its own.
+    package func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
+        self.value(of: field) == value
+    }
+
+    /// Whether the entry has `field`, by ``value(of:)``.
+    package func contains(_ field: JournalTrust.Field) -> Bool {
+        value(of: field) != nil
+    }
+}
+
 extension JournalRecord: JournalTrustFields {
     /// The record's value of `field`, if any.
     package func value(of field: JournalTrust.Field) -> String? {
         fields[field.rawValue]
-    }
-
-    /// Whether the record has `field` with exactly `value`.
-    package func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
-        fields[field.rawValue] == value
-    }
-
-    /// Whether the record has `field`.
-    package func contains(_ field: JournalTrust.Field) -> Bool {
-        fields[field.rawValue] != nil
     }
 }

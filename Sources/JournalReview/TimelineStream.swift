@@ -71,14 +71,6 @@ package struct TimelineStream: Sendable {
                 case .unit, .appID, .pid, .command: nil
                 }
             }
-
-            func has(_ field: JournalTrust.Field, equalTo value: String) -> Bool {
-                self.value(of: field) == value
-            }
-
-            func contains(_ field: JournalTrust.Field) -> Bool {
-                value(of: field) != nil
-            }
         }
 
         /// An empty plan that will believe entries as `trust` says.
@@ -140,9 +132,8 @@ package struct TimelineStream: Sendable {
     /// Position in the plan of the next of permissiond's entries the second pass meets.
     private var nextDaemonEntry = 0
     /// Entries read but not joined yet, by event time then journal order; those before `head` are gone.
-    private var waiting: [(timeUSec: UInt64, order: Int, record: JournalRecord)] = []
+    private var waiting: [JournalRecord] = []
     private var head = 0
-    private var readCount = 0
     private var builder = TimelineBuilder()
 
     /// Starts the second pass with what the first learned.
@@ -237,20 +228,20 @@ package struct TimelineStream: Sendable {
         return builder.takeAll()
     }
 
+    /// Puts `record` after every waiting entry whose event happened no later (so journal order
+    /// decides between entries of the same time).
     private mutating func wait(_ record: JournalRecord) {
-        readCount += 1
-        let item = (timeUSec: record.realtimeUSec, order: readCount, record: record)
         var index = waiting.endIndex
-        while index > head, waiting[index - 1].timeUSec > item.timeUSec {
+        while index > head, waiting[index - 1].realtimeUSec > record.realtimeUSec {
             index -= 1
         }
-        waiting.insert(item, at: index)
+        waiting.insert(record, at: index)
     }
 
     /// Joins the waiting entries whose events happened at or before `timeUSec`.
     private mutating func join(upTo timeUSec: UInt64) {
-        while head < waiting.endIndex, waiting[head].timeUSec <= timeUSec {
-            builder.add(waiting[head].record)
+        while head < waiting.endIndex, waiting[head].realtimeUSec <= timeUSec {
+            builder.add(waiting[head])
             head += 1
         }
         if head == waiting.endIndex {

@@ -72,6 +72,20 @@ struct FleetReportTests {
         #expect(TimelineRenderer.summaryLine(summary).contains("3 discards (build-mismatch 2, corrupt 1)"))
     }
 
+    @Test("Scene apps are listed in name order")
+    func sceneAppsInNameOrder() throws {
+        var summary = TimelineSummary()
+        for app in ["notes-b", "notes-a"] {
+            var totals = TimelineTotals()
+            totals.scenesByOutcome = ["restored": 1]
+            summary.byApp[app] = totals
+        }
+        let page = FleetReport.html(summary, source: "test")
+        let html = page[try #require(page.firstRange(of: "<h2>Scene sessions")).upperBound...]
+        let (a, b) = (try #require(html.firstRange(of: "<td>notes-a</td>")), try #require(html.firstRange(of: "<td>notes-b</td>")))
+        #expect(a.lowerBound < b.lowerBound)
+    }
+
     @Test("A scene app's discard reasons are listed in name order")
     func sceneDiscardReasonsInNameOrder() {
         var summary = TimelineSummary()
@@ -128,6 +142,14 @@ struct FleetReportTests {
             #expect(zip(dots, expected).allSatisfy { abs($0 - $1) <= 0.1 }, "dots at \(dots), expected \(expected)")
         }
         #expect(svg.elements.allSatisfy { $0.name != "circle" || $0["cx"] <= svg.width })
+        // The rows run down the plot, one under the other, inside it.
+        let rows = svg.elements.filter { $0.name == "rect" }
+        #expect(rows.count == 2 && rows[1]["y"] >= rows[0]["y"] + rows[0]["height"])
+        #expect(rows.allSatisfy { $0["y"] >= 0 && $0["y"] + $0["height"] <= svg.height })
+        // The grid lines run down past the last row, to the axis labels.
+        let lastRow = try #require(svg.elements.last { $0.name == "rect" })
+        let grid = svg.elements.filter { $0.name == "line" && $0.attributes["stroke"] == "#e6e9ef" }
+        #expect(!grid.isEmpty && grid.allSatisfy { $0["y2"] >= lastRow["y"] + lastRow["height"] })
         // The axis is labelled from the lowest value shown to the highest, both ends included.
         let labels = svg.elements.filter { $0.name == "text" && $0.attributes["text-anchor"] == "middle" }
         #expect(labels.map(\.text) == ["20 ms", "25 ms", "30 ms", "35 ms", "40 ms"])
@@ -153,6 +175,9 @@ struct FleetReportTests {
         // label before them.
         let tops = Set(bars.map { $0["y"] }).sorted()
         #expect(zip(tops, tops.dropFirst()).allSatisfy { $1 - $0 >= 14 }, "rows at \(tops)")
+        // A host's reasons are stacked: each segment starts where the one before it ends.
+        let firstRow = bars.filter { $0["y"] == tops[0] }
+        #expect(firstRow.count == 2 && abs(firstRow[1]["x"] - (firstRow[0]["x"] + firstRow[0]["width"])) <= 0.1)
         let swatches = svg.elements.filter { $0.name == "rect" && $0["height"] == 12 }.map { $0["x"] }
         #expect(swatches.count == 2 && swatches[1] - swatches[0] >= 16 + 6.5 * Double("build-mismatch".count))
         // The host table lists each host's reasons in name order.

@@ -46,6 +46,40 @@ struct TimelineStreamTests {
         #expect(TimelineSummary(streamed.incidents) == TimelineSummary(batch))
     }
 
+    @Test("An app's entry the timeline does not read changes nothing, even the new instance's first")
+    func unreadEntryChangesNothing() {
+        var plain = JournalScript()
+        plain.killAndRestore(from: "denied", to: "allowed", oldInvocation: "a", newInvocation: "b", relaunch: 40_000)
+        var records = plain.records
+        // Before the relaunched instance's first restoration: an entry of its own with a MESSAGE_ID no
+        // kind of the timeline's, and one with none.
+        let first = records.firstIndex { $0.messageID == MessageID.viewControllerRestored.rawValue }!
+        for messageID in ["0123456789abcdef0123456789abcdef", nil] {
+            var fields = records[first].fields
+            fields["MESSAGE_ID"] = messageID
+            fields["_PID"] = "78"
+            records.insert(JournalRecord(realtimeUSec: records[first].realtimeUSec - 5, fields: fields), at: first)
+        }
+        #expect(StreamedTimeline(records).incidents == StreamedTimeline(plain.records).incidents)
+        #expect(TimelineBuilder.incidents(from: records) == TimelineBuilder.incidents(from: plain.records))
+    }
+
+    @Test("READY=1 journaled before the app's launch entry still waits for it")
+    func readyBeforeLaunched() {
+        var script = JournalScript()
+        script.change("camera", "denied", "allowed", kill: true)
+        script.advance(800); script.killed("camera")
+        script.advance(1_200); script.manager(.processExited, invocation: "a", extra: ["EXIT_CODE": "killed", "EXIT_STATUS": "9"])
+        script.advance(20_000); script.manager(.restartScheduled, invocation: "a", extra: ["N_RESTARTS": "1"])
+        script.advance(10_000); script.manager(.started, invocation: "b", extra: ["MESSAGE": "Started checkin-demo.service"])
+        script.advance(10); script.app(.appLaunched, invocation: "b", pid: "77", ["LAUNCH_OUTCOME": "restored", "BUILD_NUMBER": "7"])
+        for incidents in [StreamedTimeline(script.records).incidents, TimelineBuilder.incidents(from: script.records)] {
+            #expect(incidents.count == 1)
+            #expect(incidents.first?.launchOutcome == "restored")
+            #expect(incidents.first?.events.map(\.kind).suffix(3) == [.ready, .processStarted, .launched])
+        }
+    }
+
     @Test("Incidents are handed over as soon as they can no longer change, not at the end")
     func handsOverEarly() {
         let records = JournalMaker.journal(seed: 7, incidents: 200, killShare: 1)
