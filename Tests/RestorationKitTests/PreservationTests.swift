@@ -41,6 +41,20 @@ struct PreservationTests {
         #expect(duplicate.description.contains("Root/Same"))
     }
 
+    @Test("among many siblings (past the short list's 16), a later one of an earlier one's identifier is refused")
+    func duplicateAmongMany() throws {
+        let application = makeApplication()
+        let root = NoteController("Root")
+        for index in 0..<20 { root.addChild(NoteController("Child\(index)")) }
+        root.addChild(NoteController("Child3"))
+        application.window.rootViewController = root
+        let error = #expect(throws: PreservationError.self) { try application.preserve(generation: 1, timestamp: 0) }
+        #expect(error?.path == ["Root", "Child3"])
+        root.children.last?.removeFromParent()
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(archive.controllers.count == 21)
+    }
+
     @Test("each record holds class, restoration class, relationships and state, parents first")
     func recordContents() throws {
         let application = makeApplication()
