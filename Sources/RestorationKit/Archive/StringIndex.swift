@@ -63,7 +63,7 @@ struct StringIndex {
         }
     }
 
-    private static func hash(_ string: String) -> UInt64 {
+    static func hash(_ string: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         var string = string
         string.withUTF8 { utf8 in
