@@ -108,6 +108,56 @@ struct ForgedArchiveRestorationTests {
         #expect(tabs.viewControllers.map(\.restorationIdentifier) == ["P", "Q"])
     }
 
+    @Test("a tab that came back under another tab's identifier is replaced by that tab when it comes")
+    func tabRenamed() throws {
+        let tabs = TabBarController()
+        tabs.restorationIdentifier = "T"
+        let renamed = RestorableNote(restorable: "R")
+        let real = RestorableNote(restorable: "R")
+        let delegate = TestDelegate()
+        delegate.restorationClassReturns[["T"]] = { tabs }
+        delegate.restorationClassReturns[["T", "P"]] = { renamed }
+        delegate.restorationClassReturns[["T", "R"]] = { real }
+        let report = try restored(
+            makeApplication(delegate).launch(restoringFrom: archive([
+                record("T", [.init(.child, "P"), .init(.child, "R")]), record("T/P"), record("T/R"),
+            ])))
+        #expect(tabs.viewControllers.count == 1 && tabs.viewControllers.first === real)
+        #expect(report.notes.contains { $0.hasPrefix("T/P came back with restoration identifier 'R'") })
+    }
+
+    /// A tab that takes another tab out of the container when it is itself taken out.
+    private final class Companion: ViewController {
+        weak var companion: ViewController?
+        override func didMove(toParent parent: ViewController?) {
+            if parent == nil { companion?.removeFromParent() }
+        }
+    }
+
+    @Test("tabs replaced while a removal callback takes another tab out land where the tabs are then")
+    func callbackMovesTabs() throws {
+        let tabs = TabBarController()
+        tabs.restorationIdentifier = "T"
+        let launched = ["A", "B", "C"].map { name in
+            let tab = Companion()
+            tab.restorationIdentifier = name
+            return tab
+        }
+        launched[0].companion = launched[1]
+        tabs.setViewControllers(launched)
+        let restoredA = RestorableNote(restorable: "A")
+        let restoredC = RestorableNote(restorable: "C")
+        let delegate = TestDelegate()
+        delegate.restorationClassReturns[["T"]] = { tabs }
+        delegate.restorationClassReturns[["T", "A"]] = { restoredA }
+        delegate.restorationClassReturns[["T", "C"]] = { restoredC }
+        _ = try restored(
+            makeApplication(delegate).launch(restoringFrom: archive([
+                record("T", [.init(.child, "A"), .init(.child, "C")]), record("T/A"), record("T/C"),
+            ])))
+        #expect(tabs.viewControllers.map(ObjectIdentifier.init) == [restoredA, restoredC].map(ObjectIdentifier.init))
+    }
+
     /// A registered object whose restoration parent is another one.
     private final class Item: StateRestoring {
         let parent: Item?
