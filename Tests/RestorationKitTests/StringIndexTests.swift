@@ -9,6 +9,12 @@ struct StringIndexTests {
     func numbersAcrossGrowth() {
         var index = StringIndex(expected: 4)
         let strings = (0..<2000).map { "identifier-\($0)" }
+        // 16 slots hold 8 strings (at most half full); the ninth doubles them.
+        for string in strings.prefix(8) { _ = index.number(of: string) }
+        #expect(index.capacity == 16)
+        _ = index.number(of: strings[8])
+        #expect(index.capacity == 32)
+        index = StringIndex(expected: 4)
         for (number, string) in strings.enumerated() {
             let given = index.number(of: string)
             #expect(given.number == number && given.isNew, "\(string)")

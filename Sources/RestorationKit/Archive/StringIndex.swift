@@ -85,4 +85,7 @@ struct StringIndex {
         hash = hash &* 0xBF58_476D_1CE4_E5B9
         return hash ^ (hash >> 32)
     }
+
+    /// How many slots the table has (twice the strings at least, so that probes stay short).
+    var capacity: Int { slots.count }
 }
