@@ -33,6 +33,16 @@ struct SmallSurfaceTests {
         #expect(navigation.viewControllers.count == 1 && navigation.viewControllers.first === root)
     }
 
+    @Test("selecting a tab says whether there was one to select; a miss leaves the selection")
+    func selectTab() {
+        let tabs = TabBarController()
+        tabs.setViewControllers([NoteController("A"), NoteController("B")])
+        #expect(tabs.select(index: 1) && tabs.selectedIndex == 1)
+        #expect(!tabs.select(index: 2) && tabs.selectedIndex == 1)
+        #expect(tabs.select(restorationIdentifier: "A") && tabs.selectedIndex == 0)
+        #expect(!tabs.select(restorationIdentifier: "C") && tabs.selectedIndex == 0)
+    }
+
     @Test("sessions are equal only to themselves, even with one persistent identifier")
     func sessionIdentity() {
         let first = SceneSession(persistentIdentifier: "S", role: .windowApplication)
