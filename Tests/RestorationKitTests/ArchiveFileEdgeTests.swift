@@ -6,14 +6,6 @@ import Testing
 /// path through a file, a pipe delivering the bytes in pieces, interrupted and failing calls.
 @Suite("Archive file, unusual answers")
 struct ArchiveFileEdgeTests {
-    /// A new empty directory under /tmp.
-    private func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/relaunch-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(made != nil)
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     @Test("a symbolic link to the archive is followed unless told not to, then refused with advice")
     func linkToArchive() throws {
         let directory = try temporaryDirectory()

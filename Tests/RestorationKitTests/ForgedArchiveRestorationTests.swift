@@ -47,43 +47,21 @@ struct ForgedArchiveRestorationTests {
         #expect(report.skipped.filter { $0.reason == .notInWindow }.map(\.path).contains(path("R/B/Y")))
     }
 
-    @Test("two nodes of one name under a tab bar (a forged table) come back as two tabs, in order")
-    func twoNodesOfOneName() throws {
-        // Another top-level record first, so that the tab bar's is not the first record.
+    /// A tab bar T over a forged table with two nodes named P (2 and 3), after another top-level
+    /// record (so that T's is not the first), naming `names` as its tabs: distinct nodes come back
+    /// as two tabs in order; a node named again, or a name without a node, makes each tab take the
+    /// place of the first tab of its name. `expected`: the tabs, as indexes into those made.
+    @Test(
+        "two nodes of one name under a tab bar (a forged table) come back as the names say",
+        arguments: [(["P", "P"], [0, 1]), (["P", "P", "P"], [0]), (["X", "P", "P"], [0])])
+    func twoNodesOfOneName(names: [String], expected: [Int]) throws {
         let table = PathTable(parents: [0, 0, 1, 1, 0], identifiers: ["", "T", "P", "P", "Other"], depths: [0, 1, 2, 2, 1])
         let (tabs, made) = try restoreTabs(archive([
-            record(4, of: table),
-            record(1, of: table, [.init(.child, "P"), .init(.child, "P")]), record(2, of: table), record(3, of: table),
+            record(4, of: table), record(1, of: table, names.map { .init(.child, $0) }), record(2, of: table),
+            record(3, of: table),
         ]))
         #expect(made.count == 2)
-        #expect(tabs.viewControllers.count == 2)
-        #expect(tabs.viewControllers.map(ObjectIdentifier.init) == made.map(ObjectIdentifier.init))
-    }
-
-    @Test("a node named again makes the tabs' names not distinct: each takes the first tab of its name")
-    func nodeNamedAgain() throws {
-        // Named P three times: the first two are the two nodes in order, the third the first again.
-        let table = PathTable(parents: [0, 0, 1, 1], identifiers: ["", "T", "P", "P"], depths: [0, 1, 2, 2])
-        let (tabs, made) = try restoreTabs(archive([
-            record(1, of: table, [.init(.child, "P"), .init(.child, "P"), .init(.child, "P")]),
-            record(2, of: table), record(3, of: table),
-        ]))
-        #expect(made.count == 2)
-        #expect(tabs.viewControllers.count == 1)
-        #expect(tabs.viewControllers.first === made.first)
-    }
-
-    @Test("a name without a node makes the tabs' names not distinct: each takes the first tab of its name")
-    func nameWithoutNode() throws {
-        // X has no node; P, P are the two nodes named P (the second, then the first).
-        let table = PathTable(parents: [0, 0, 1, 1], identifiers: ["", "T", "P", "P"], depths: [0, 1, 2, 2])
-        let (tabs, made) = try restoreTabs(archive([
-            record(1, of: table, [.init(.child, "X"), .init(.child, "P"), .init(.child, "P")]),
-            record(2, of: table), record(3, of: table),
-        ]))
-        #expect(made.count == 2)
-        #expect(tabs.viewControllers.count == 1)
-        #expect(tabs.viewControllers.first === made.first)
+        #expect(tabs.viewControllers.map(ObjectIdentifier.init) == expected.map { ObjectIdentifier(made[$0]) })
     }
 
     @Test("records out of the parents-first order still hand each restoration class its whole path")
@@ -111,17 +89,9 @@ struct ForgedArchiveRestorationTests {
     @Test("a tab that came back under another tab's identifier is replaced by that tab when it comes")
     func tabRenamed() throws {
         let tabs = TabBarController()
-        tabs.restorationIdentifier = "T"
         let renamed = RestorableNote(restorable: "R")
         let real = RestorableNote(restorable: "R")
-        let delegate = TestDelegate()
-        delegate.restorationClassReturns[["T"]] = { tabs }
-        delegate.restorationClassReturns[["T", "P"]] = { renamed }
-        delegate.restorationClassReturns[["T", "R"]] = { real }
-        let report = try restored(
-            makeApplication(delegate).launch(restoringFrom: archive([
-                record("T", [.init(.child, "P"), .init(.child, "R")]), record("T/P"), record("T/R"),
-            ])))
+        let report = try restore(tabs, tabs: ["P": renamed, "R": real])
         #expect(tabs.viewControllers.count == 1 && tabs.viewControllers.first === real)
         #expect(report.notes.contains { $0.hasPrefix("T/P came back with restoration identifier 'R'") })
     }
@@ -137,7 +107,6 @@ struct ForgedArchiveRestorationTests {
     @Test("tabs replaced while a removal callback takes another tab out land where the tabs are then")
     func callbackMovesTabs() throws {
         let tabs = TabBarController()
-        tabs.restorationIdentifier = "T"
         let launched = ["A", "B", "C"].map { name in
             let tab = Companion()
             tab.restorationIdentifier = name
@@ -147,14 +116,7 @@ struct ForgedArchiveRestorationTests {
         tabs.setViewControllers(launched)
         let restoredA = RestorableNote(restorable: "A")
         let restoredC = RestorableNote(restorable: "C")
-        let delegate = TestDelegate()
-        delegate.restorationClassReturns[["T"]] = { tabs }
-        delegate.restorationClassReturns[["T", "A"]] = { restoredA }
-        delegate.restorationClassReturns[["T", "C"]] = { restoredC }
-        _ = try restored(
-            makeApplication(delegate).launch(restoringFrom: archive([
-                record("T", [.init(.child, "A"), .init(.child, "C")]), record("T/A"), record("T/C"),
-            ])))
+        try restore(tabs, tabs: ["A": restoredA, "C": restoredC])
         #expect(tabs.viewControllers.map(ObjectIdentifier.init) == [restoredA, restoredC].map(ObjectIdentifier.init))
     }
 
@@ -193,6 +155,18 @@ struct ForgedArchiveRestorationTests {
         #expect(report.restoredObjects == [["Store"], ["Store", "Item"], ["Store", "Thing"]])
         #expect(store.decoded && item.decoded && thing.decoded)
         #expect(report.notes == ["object Root/Gone/Kept is not restored: its restoration parent was not"])
+    }
+
+    /// Restores a tab bar T naming the keys of `tabs` in order, each key's record made (by its
+    /// restoration class) as the controller given; `container` comes back as T.
+    @discardableResult
+    private func restore(_ container: TabBarController, tabs: KeyValuePairs<String, ViewController>) throws -> RestorationReport {
+        container.restorationIdentifier = "T"
+        let delegate = TestDelegate()
+        delegate.restorationClassReturns[["T"]] = { container }
+        for (name, controller) in tabs { delegate.restorationClassReturns[["T", name]] = { controller } }
+        let records = [record("T", tabs.map { .init(.child, $0.key) })] + tabs.map { record("T/\($0.key)") }
+        return try restored(makeApplication(delegate).launch(restoringFrom: archive(records)))
     }
 
     /// Restores `archive`, whose root T its restoration class makes as an empty tab bar controller,

@@ -17,75 +17,63 @@ struct SceneRestoringFlagTests {
         }
     }
 
-    final class AppDelegate: ApplicationDelegate {
-        let log: CallLog
-        var restores = true
-        init(log: CallLog) { self.log = log }
-        func application(_ application: Application, shouldSaveApplicationState coder: inout StateCoder) -> Bool { true }
-        func application(_ application: Application, shouldRestoreApplicationState coder: StateCoder) -> Bool { restores }
-        func application(
-            _ application: Application, configurationForConnecting connectingSceneSession: SceneSession,
-            options: SceneConnectionOptions
-        ) -> SceneConfiguration {
-            SceneConfiguration(name: nil, sessionRole: connectingSceneSession.role) { [log] in FlagDelegate(log: log) }
-        }
-    }
-
-    private func app(restores: Bool = true) -> (Application, CallLog, AppDelegate) {
+    /// A scene-based app whose scenes get a `FlagDelegate`, and what its delegates logged at connection.
+    private func app(restores: Bool = true) -> (Application, connections: () -> [String]) {
         let log = CallLog()
-        let delegate = AppDelegate(log: log)
+        let delegate = SceneAppDelegate(log: log)
         delegate.restores = restores
+        delegate.makeSceneDelegate = { FlagDelegate(log: $0) }
         let application = Application(buildVersion: "1", delegate: delegate)
         application.supportsScenes = true
-        return (application, log, delegate)
+        return (application, { log.entries.filter { $0.hasPrefix("willConnect") } })
     }
 
     @Test("a window opened after launch is not restoring and cannot extend restoration")
     func openedLater() {
-        let (application, log, _) = app()
+        let (application, connections) = app()
         application.launch(restoringFrom: nil)
         let scene = application.requestSceneSessionActivation()
         #expect(!scene.isRestoringState)
         scene.extendStateRestoration()
         #expect(scene.pendingStateRestorations == 0)
-        #expect(log.entries == ["willConnect restoring=false activity=false", "willConnect restoring=false activity=false"])
+        #expect(connections() == ["willConnect restoring=false activity=false", "willConnect restoring=false activity=false"])
     }
 
     @Test("a restored session's scene restores during the launch; a declined archive's sessions do not")
     func restoredOrDeclined() throws {
-        let (before, _, _) = app()
+        let (before, _) = app()
         before.launch(restoringFrom: nil)
         before.enterBackground()
         let archive = try #require(try before.preserve(generation: 1, timestamp: 0))
 
-        let (restoring, restoringLog, _) = app()
+        let (restoring, restoringConnections) = app()
         restoring.launch(restoringFrom: archive)
-        #expect(restoringLog.entries == ["willConnect restoring=true activity=true"])
+        #expect(restoringConnections() == ["willConnect restoring=true activity=true"])
         #expect(restoring.connectedScenes.allSatisfy { !$0.isRestoringState }, "the launch has ended")
 
-        let (declining, decliningLog, _) = app(restores: false)
+        let (declining, decliningConnections) = app(restores: false)
         declining.launch(restoringFrom: archive)
-        #expect(decliningLog.entries == ["willConnect restoring=false activity=false"])
+        #expect(decliningConnections() == ["willConnect restoring=false activity=false"])
     }
 
     @Test("the first session made for an archive without sessions is not restoring")
     func freshSessionWhileRestoring() throws {
-        let before = Application(buildVersion: "1", delegate: AppDelegate(log: CallLog()))
+        let before = Application(buildVersion: "1", delegate: SceneAppDelegate(log: CallLog()))
         before.window.rootViewController = NoteController("Root")
         let archive = try #require(try before.preserve(generation: 1, timestamp: 0))
         #expect(archive.sceneSessions.isEmpty)
 
-        let (application, log, _) = app()
+        let (application, connections) = app()
         guard case .restored = application.launch(restoringFrom: archive) else {
             Issue.record("the archive was not restored")
             return
         }
-        #expect(log.entries == ["willConnect restoring=false activity=false"])
+        #expect(connections() == ["willConnect restoring=false activity=false"])
     }
 
     @Test("an app that does not support scenes opens no session at launch")
     func noScenes() {
-        let application = Application(buildVersion: "1", delegate: AppDelegate(log: CallLog()))
+        let application = Application(buildVersion: "1", delegate: SceneAppDelegate(log: CallLog()))
         application.launch(restoringFrom: nil)
         #expect(application.openSessions.isEmpty && application.connectedScenes.isEmpty)
     }
