@@ -11,7 +11,7 @@ struct FaultOffsetTests {
             controllers: [
                 ArchivedController(
                     path: ["Root"], className: "App.FlagFollows", restorationClassName: nil,
-                    relationships: [.init(.child, "KindPrecedes")], state: [:]),
+                    relationships: [.init(.child, "KindPrecedes")], state: ["flag": .bool(true)]),
             ],
             objects: [ArchivedObject(path: ["ObjectFlagFollows"], restorationClassName: nil, state: [:])])
     }
@@ -43,25 +43,30 @@ struct FaultOffsetTests {
             == .malformed(offset: objectFlag, detail: "object restoration class flag is 2, not 0 or 1"))
     }
 
-    @Test("format 3: a bad relationship kind is named at its byte, wherever the varints put it")
-    func formatThree() throws {
-        let bytes = try ArchiveCodec.encode(archive())
-        #expect(bytes[4] >= 3, "format 3 or later")
-        // Each byte set to 9 in turn: whenever that makes an unknown relationship kind, the error
-        // names a byte that holds 9 (the kind byte read), and for one of them the byte set.
+    /// Sets each byte of `bytes` past the prefix to `value` in turn and decodes: every error
+    /// `detail` names a byte holding `value` (the one read); returns how often it named the byte set.
+    private func timesNamed(_ detail: String, setting value: UInt8, in bytes: [UInt8]) -> Int {
         var hits = 0
-        for offset in ArchiveCodec.prefixSize..<bytes.count where bytes[offset] != 9 {
+        for offset in ArchiveCodec.prefixSize..<bytes.count where bytes[offset] != value {
             var changed = bytes
-            changed[offset] = 9
+            changed[offset] = value
             do {
                 _ = try ArchiveCodec.decode(resealed(changed))
             } catch {
-                guard let named = changed.indices.first(where: { error == .malformed(offset: $0, detail: "unknown relationship kind 9") })
-                else { continue }
-                #expect(changed[named] == 9, "set at \(offset), named \(named)")
+                guard let named = changed.indices.first(where: { error == .malformed(offset: $0, detail: detail) }) else { continue }
+                #expect(changed[named] == value, "set at \(offset), named \(named): \(detail)")
                 if named == offset { hits += 1 }
             }
         }
-        #expect(hits == 1, "the kind byte itself was named \(hits) times")
+        return hits
+    }
+
+    @Test("a bad relationship kind (format 3) or Boolean (formats 2 and 3) is named at its byte, wherever it is")
+    func byteByByte() throws {
+        let three = try ArchiveCodec.encode(archive())
+        #expect(three[4] >= 3, "format 3 or later")
+        #expect(timesNamed("unknown relationship kind 9", setting: 9, in: three) == 1)
+        #expect(timesNamed("Boolean is 7, not 0 or 1", setting: 7, in: three) == 1)
+        #expect(timesNamed("Boolean is 7, not 0 or 1", setting: 7, in: try ArchiveCodec.encode(archive(), formatVersion: 2)) == 1)
     }
 }
