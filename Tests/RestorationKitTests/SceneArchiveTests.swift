@@ -71,6 +71,7 @@ struct SceneArchiveTests {
         }
         let decoded = try ArchiveCodec.decode(resealed(damaged)).archive
         #expect(decoded.sceneSessions.map(\.discardReason) == [.corrupt, nil, nil])
+        #expect(decoded.sceneSessions.map(\.recordChecksumHolds) == [false, true, true])
         let detail = try #require(decoded.sceneSessions[0].discardDetail)
         #expect(detail.hasPrefix("record of scene session \(identifiers[0]) at byte "))
         #expect(detail.hasSuffix(" has checksum \(hex(actual)), expected \(hex(stored))"), "\(detail)")

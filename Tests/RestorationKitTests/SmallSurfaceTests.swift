@@ -51,6 +51,15 @@ struct SmallSurfaceTests {
         #expect(first != second)
     }
 
+    @Test("an open session is found by its persistent identifier only")
+    func sessionByIdentifier() {
+        let (application, _) = sceneApp(windows: ["A", "B"])
+        for session in application.openSessions {
+            #expect(application.sceneSession(withIdentifier: session.persistentIdentifier) === session)
+        }
+        #expect(application.sceneSession(withIdentifier: "no-such-session") == nil)
+    }
+
     @Test("an object under the last of many children is restored: the child is found by name")
     func objectUnderManyChildren() throws {
         final class Query: StateRestoring {
