@@ -36,6 +36,16 @@ struct ArchiveCodecTests {
         #expect(error?.description.contains(fault.reason.rawValue) == true)
     }
 
+    @Test("bytes after the payload are refused with their count")
+    func trailingByteCount() throws {
+        let bytes = try sampleBytes()
+        for extra in [1, 3, 200] {
+            #expect(throws: ArchiveError.trailingBytes(count: extra)) {
+                try ArchiveCodec.decode(bytes + [UInt8](repeating: 0xA5, count: extra))
+            }
+        }
+    }
+
     @Test("an archive of format 1 (no views, no objects) is still read")
     func formatOne() throws {
         let archive = RestorationArchive(

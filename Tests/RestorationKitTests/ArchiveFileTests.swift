@@ -5,14 +5,6 @@ import Testing
 /// The archive file and the restoring mark on a real file system.
 @Suite("Archive file")
 struct ArchiveFileTests {
-    /// A new empty directory under /tmp.
-    private func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/relaunch-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(made != nil)
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private func writeRaw(_ bytes: [UInt8], to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         try #require(descriptor >= 0)

@@ -162,6 +162,10 @@ struct LaunchPlannerTests {
         #expect(ArchiveCodec.generation(of: try corrupt("file", generation: 41).bytes) == nil)
         #expect(ArchiveCodec.generation(of: Array(try sampleBytes(generation: 41).prefix(20))) == nil)
         #expect(ArchiveCodec.generation(of: try sampleBytes(), limits: ArchiveLimits(soft: 1, hard: 10)) == nil)
+        // A payload too short to hold a generation, its length and checksum put right: nil, not a trap.
+        for length in 0..<8 {
+            #expect(ArchiveCodec.generation(of: resealed(Array(try sampleBytes().prefix(ArchiveCodec.prefixSize + length)))) == nil)
+        }
     }
 }
 

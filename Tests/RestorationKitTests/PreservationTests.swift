@@ -41,6 +41,39 @@ struct PreservationTests {
         #expect(duplicate.description.contains("Root/Same"))
     }
 
+    @Test("among many siblings (past the short list's 16), a later one of an earlier one's identifier is refused")
+    func duplicateAmongMany() throws {
+        let application = makeApplication()
+        let root = NoteController("Root")
+        for index in 0..<20 { root.addChild(NoteController("Child\(index)")) }
+        root.addChild(NoteController("Child3"))
+        application.window.rootViewController = root
+        let error = #expect(throws: PreservationError.self) { try application.preserve(generation: 1, timestamp: 0) }
+        #expect(error?.path == ["Root", "Child3"])
+        root.children.last?.removeFromParent()
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(archive.controllers.count == 21)
+    }
+
+    @Test("a custom container that encodes a child under two keys preserves it once, its children in order")
+    func childEncodedTwice() throws {
+        final class Container: ViewController {
+            override func encodeRestorableState(with coder: inout StateCoder) {
+                coder.encode(children, forKey: "children")
+                if let first = children.first { coder.encode(first, forKey: "selected") }
+            }
+        }
+        let application = makeApplication()
+        let container = Container()
+        container.restorationIdentifier = "Root"
+        container.addChild(NoteController("A"))
+        container.addChild(NoteController("B"))
+        application.window.rootViewController = container
+        let archive = try #require(try application.preserve(generation: 1, timestamp: 0))
+        #expect(archive.controllers.map(\.path) == [["Root"], ["Root", "A"], ["Root", "B"]])
+        #expect(archive.controllers[0].relationships == [.init(.child, "A"), .init(.child, "B")])
+    }
+
     @Test("each record holds class, restoration class, relationships and state, parents first")
     func recordContents() throws {
         let application = makeApplication()

@@ -55,6 +55,28 @@ struct SceneArchiveTests {
         #expect(report.notes.contains { $0.contains("scene session \(identifiers[1])") && $0.contains("corrupt") })
     }
 
+    @Test("a damaged session's detail names both checksums in eight hex digits")
+    func damagedSessionDetail() throws {
+        let (bytes, _, identifiers) = try threeWindows()
+        let start = try recordStart(of: "note A", in: bytes)
+        let length = Int(bytes[start - 1])
+        var damaged = bytes
+        // The record's last byte: B's and C's records stay whole.
+        damaged[start + length - 1] ^= 0x01
+        let stored = CRC32.checksum(bytes[start..<start + length])
+        let actual = CRC32.checksum(damaged[start..<start + length])
+        func hex(_ value: UInt32) -> String {
+            let digits = String(value, radix: 16)
+            return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+        }
+        let decoded = try ArchiveCodec.decode(resealed(damaged)).archive
+        #expect(decoded.sceneSessions.map(\.discardReason) == [.corrupt, nil, nil])
+        #expect(decoded.sceneSessions.map(\.recordChecksumHolds) == [false, true, true])
+        let detail = try #require(decoded.sceneSessions[0].discardDetail)
+        #expect(detail.hasPrefix("record of scene session \(identifiers[0]) at byte "))
+        #expect(detail.hasSuffix(" has checksum \(hex(actual)), expected \(hex(stored))"), "\(detail)")
+    }
+
     @Test("a session record of a newer record version is discarded alone as unsupported-format")
     func newerRecord() throws {
         let (bytes, _, _) = try threeWindows()

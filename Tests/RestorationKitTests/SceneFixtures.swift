@@ -48,6 +48,10 @@ final class NoteSceneDelegate: SceneDelegate {
 final class SceneAppDelegate: ApplicationDelegate {
     let log: CallLog
     var extendsRestoration = false
+    /// What `shouldRestoreApplicationState` answers.
+    var restores = true
+    /// Makes each scene's delegate instead of a `NoteSceneDelegate`, when set.
+    var makeSceneDelegate: ((CallLog) -> any SceneDelegate)?
     var discarded: [Set<SceneSession>] = []
 
     init(log: CallLog) { self.log = log }
@@ -57,7 +61,7 @@ final class SceneAppDelegate: ApplicationDelegate {
     func application(_ application: Application, shouldSaveApplicationState coder: inout StateCoder) -> Bool { true }
     func application(_ application: Application, shouldRestoreApplicationState coder: StateCoder) -> Bool {
         log.append("shouldRestore")
-        return true
+        return restores
     }
     func application(
         _ application: Application, configurationForConnecting connectingSceneSession: SceneSession,
@@ -65,7 +69,9 @@ final class SceneAppDelegate: ApplicationDelegate {
     ) -> SceneConfiguration {
         log.append("\(log.name(of: connectingSceneSession)) configurationForConnecting")
         let extends = extendsRestoration
+        let make = makeSceneDelegate
         return SceneConfiguration(name: "Default Configuration", sessionRole: connectingSceneSession.role) { [log] in
+            if let make { return make(log) }
             let delegate = NoteSceneDelegate(log: log)
             delegate.extendsRestoration = extends
             return delegate

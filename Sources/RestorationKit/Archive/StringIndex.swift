@@ -63,7 +63,7 @@ struct StringIndex {
         }
     }
 
-    private static func hash(_ string: String) -> UInt64 {
+    static func hash(_ string: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         var string = string
         string.withUTF8 { utf8 in
@@ -85,4 +85,7 @@ struct StringIndex {
         hash = hash &* 0xBF58_476D_1CE4_E5B9
         return hash ^ (hash >> 32)
     }
+
+    /// How many slots the table has (twice the strings at least, so that probes stay short).
+    var capacity: Int { slots.count }
 }

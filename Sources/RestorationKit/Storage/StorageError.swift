@@ -46,12 +46,11 @@ enum Syscall {
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(StorageError) {
-        var written = 0
-        while written < bytes.count {
-            let count = try run("write", path) {
-                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            }
-            written += count
+        // What is left after a partial write is a slice of the same storage: nothing is copied.
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let count = try run("write", path) { rest.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress!, $0.count) } }
+            rest = rest.dropFirst(count)
         }
     }
 
