@@ -212,7 +212,8 @@ let package = Package(
         ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
         .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract", "Systemd"]),
-        .testTarget(name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchctlCore", "RelaunchContract", "RelaunchTesting"]),
+        .testTarget(
+            name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchBus", "RelaunchctlCore", "RelaunchContract", "RelaunchTesting"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every

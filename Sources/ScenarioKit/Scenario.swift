@@ -17,7 +17,7 @@ import RelaunchContract
 /// build NUMBER | build default    env NAME=VALUE    corrupt-archive    hook NAME
 /// repeat N STEP...                (the rest of the line, N times)
 /// ```
-package struct Scenario: Sendable, Equatable {
+package struct Scenario: Sendable {
     /// The scenario's name (its file name without extension).
     package var name: String
     /// The leading comment lines.
@@ -26,11 +26,6 @@ package struct Scenario: Sendable, Equatable {
     package var steps: [(line: Int, step: Step)]
     /// Each step's line as written, by line number, for `--verbose`.
     package var texts: [Int: String] = [:]
-
-    package static func == (lhs: Scenario, rhs: Scenario) -> Bool {
-        lhs.name == rhs.name && lhs.summary == rhs.summary
-            && lhs.steps.map(\.line) == rhs.steps.map(\.line) && lhs.steps.map(\.step) == rhs.steps.map(\.step)
-    }
 
     /// The most steps a scenario plays, its repeats expanded (`repeat 1000 repeat 1000 …` would
     /// otherwise run for days).

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import RelaunchctlCore
 import ScenarioKit
@@ -67,10 +68,32 @@ struct AppStateFolderTests {
         #expect(lstat(temporary.path + "/app/app.data", &info) == -1 && errno == ENOENT)
         #expect(try temporary.read("canary") == [1, 2, 3])
     }
+
+    @Test("deleting a file in the folder deletes it, whatever errno held before")
+    func removeFile() throws {
+        let temporary = try Temporary()
+        try temporary.makeFolder("app")
+        try temporary.write("app/app.data", [1])
+        let folder = try AppStateFolder(temporary.path + "/app")
+        // errno is whatever the last failed call left; a deletion that worked must not look at it.
+        errno = EPERM
+        try folder.remove("app.data")
+        #expect(!temporary.exists("app/app.data"))
+    }
+
+    @Test("a folder that is missing, or has a plain file among its components, is refused naming the component and why")
+    func unopenableFolder() throws {
+        let temporary = try Temporary()
+        try temporary.write("file", [1])
+        let missing = #expect(throws: CLIError.self) { _ = try AppStateFolder(temporary.path + "/missing/app") }
+        #expect(missing?.message == "cannot open \(temporary.path)/missing: No such file or directory")
+        let file = #expect(throws: CLIError.self) { _ = try AppStateFolder(temporary.path + "/file/app") }
+        #expect(file?.message == "cannot open \(temporary.path)/file: Not a directory")
+    }
 }
 
 /// A temporary folder, removed with all it holds when the value goes away.
-private final class Temporary {
+final class Temporary {
     let path: String
 
     init() throws {
@@ -80,11 +103,8 @@ private final class Temporary {
     }
 
     deinit {
-        // Deepest first; links are removed themselves (rm -r does not follow them).
-        for name in ["app/restoration.archive", "app/app.data", "elsewhere/restoration.archive", "app", "elsewhere", "canary", "other"] {
-            if unlink(path + "/" + name) != 0 { rmdir(path + "/" + name) }
-        }
-        rmdir(path)
+        // Links are removed themselves, never followed.
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     func makeFolder(_ name: String) throws {
@@ -95,6 +115,11 @@ private final class Temporary {
         guard let file = fopen(path + "/" + name, "w") else { throw Failure("cannot write \(name)") }
         defer { fclose(file) }
         guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw Failure("short write to \(name)") }
+    }
+
+    func exists(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(path + "/" + name, &info) == 0
     }
 
     func read(_ name: String) throws -> [UInt8] {
@@ -110,7 +135,7 @@ private final class Temporary {
     }
 }
 
-private struct Failure: Error, CustomStringConvertible {
+struct Failure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

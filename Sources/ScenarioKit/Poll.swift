@@ -1,0 +1,106 @@
+package import RelaunchctlCore
+import RelaunchTesting
+
+import FoundationEssentials
+
+/// A bounded wait for something that happens on its own time (systemd relaunching a unit, the app
+/// taking a change, journald making an entry readable): look, and look again every so often until
+/// the look is satisfied or the timeout has passed since the wait began.
+///
+/// The clock and the pause between two looks are parameters: the runner's are the monotonic clock
+/// and a real pause; unit tests hand in a clock that a pause moves, so no test waits.
+package struct Poll {
+    /// How long a wait may take.
+    package let timeout: Duration
+    /// Now, on a monotonic clock.
+    let now: () -> ContinuousClock.Instant
+    /// Waits this many milliseconds between two looks.
+    let pause: (Int) -> Void
+
+    /// A wait of at most `timeout`, on `now`'s clock, pausing with `pause` between looks.
+    package init(
+        timeout: Duration, now: @escaping () -> ContinuousClock.Instant = { .now },
+        pause: @escaping (Int) -> Void = { RelaunchctlCore.pause(milliseconds: $0) }
+    ) {
+        self.timeout = timeout
+        self.now = now
+        self.pause = pause
+    }
+
+    /// Looks until `look` is done, every `interval` milliseconds: at least once, and once more after
+    /// the timeout has passed; then throws what `expired` makes of what the last look saw. A look
+    /// that throws ends the wait with its error.
+    package func wait<Value>(
+        every interval: Int, _ look: () throws(CLIError) -> Probe<Value>, expired: (_ lastSeen: String) -> CLIError
+    ) throws(CLIError) -> Value {
+        let deadline = now() + timeout
+        while true {
+            switch try look() {
+            case .done(let value): return value
+            case .notYet(let seen): guard now() < deadline else { throw expired(seen) }
+            }
+            pause(interval)
+        }
+    }
+}
+
+extension Poll {
+    /// `expect unit PROPERTY VALUE`: systemd gets there on its own time (a quitting app is
+    /// `deactivating` for a moment), so `read` (the property's text now) is read until it is `value`.
+    package func expectUnit(_ property: String, _ value: String, read: () throws(CLIError) -> String) throws(CLIError) {
+        try wait(every: 20, { () throws(CLIError) -> Probe<Void> in
+            let seen = try read()
+            return seen == value ? .done(()) : .notYet(seen)
+        }, expired: { seen in .failed("unit \(property): expected '\(value)', got '\(seen)' after \(timeout)") })
+    }
+
+    /// Waits until `unit` runs an instance other than `invocation`: `read` gives the unit's current
+    /// invocation id.
+    package func waitForNewInstance(
+        of unit: String, after invocation: String, read: () throws(CLIError) -> String
+    ) throws(CLIError) {
+        try wait(every: 20, { () throws(CLIError) -> Probe<Void> in
+            let current = try read()
+            return current == invocation ? .notYet(current) : .done(())
+        }, expired: { _ in .failed("systemd did not relaunch \(unit)") })
+    }
+
+    /// `expect state PATH VALUE`: an app learns of a change that did not kill it from permissiond's
+    /// Changed signal, a moment after the change's call returned, so `read` (the app's state as JSON)
+    /// is read until the value at `path` reads as `expected`.
+    package func expectState(_ path: String, _ expected: String, read: () throws(CLIError) -> String) throws(CLIError) {
+        try wait(every: 20, { () throws(CLIError) -> Probe<Void> in
+            let text = try read()
+            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
+                throw .failed("the app's state is not JSON: \(text.prefix(80))")
+            }
+            guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }
+            return value.scalarText == expected ? .done(()) : .notYet(value.scalarText)
+        }, expired: { seen in .failed("state \(path): expected '\(expected)', got '\(seen)' after \(timeout)") })
+    }
+
+    /// `expect journal`: waits for an entry with every one of the matches `what` names; `count`
+    /// says how many there are after the steps the expectation follows.
+    package func expectJournalEntry(_ what: String, count: () throws(CLIError) -> Int) throws(CLIError) {
+        try wait(every: 50, { () throws(CLIError) -> Probe<Void> in
+            try count() > 0 ? .done(()) : .notYet("none")
+        }, expired: { _ in .failed("no journal entry with \(what) after the steps this expectation follows (waited \(timeout))") })
+    }
+
+    /// `expect no-journal`: absence is proven up to a known point, not over a window of time. The
+    /// runner has written `marker`, an entry of its own; `count` says how many matching entries lie
+    /// after the steps the expectation follows and before the marker, and whether the marker was
+    /// reached (once it is readable, so is everything sent before it). Fails at once on a match, and
+    /// when the marker does not show up within the timeout.
+    package func expectNoJournalEntry(
+        _ what: String, marker: (field: String, value: String), count: () throws(CLIError) -> (count: Int, stopSeen: Bool)
+    ) throws(CLIError) {
+        try wait(every: 50, { () throws(CLIError) -> Probe<Void> in
+            let seen = try count()
+            if seen.count > 0 { throw .failed("unexpected journal entry with \(what)") }
+            return seen.stopSeen ? .done(()) : .notYet("no marker")
+        }, expired: { _ in
+            .failed("the runner's journal marker \(marker.field)=\(marker.value) did not show up within \(timeout), so the absence of \(what) is not proven")
+        })
+    }
+}
