@@ -159,26 +159,19 @@ package enum Probe<Value> {
 extension Probe: Equatable where Value: Equatable {}
 
 /// Looks at a condition every `interval` milliseconds until it is done, at least once and until
-/// `timeout` has passed; then fails with code unavailable: "WHAT within the timeout: what the
-/// last look saw". A look that fails with code unavailable (a service not on the bus yet) counts as
-/// not yet; any other failure ends the wait at once.
+/// `timeout` has passed (``Poll``); then fails with code unavailable: "WHAT within the timeout: what
+/// the last look saw". A look that fails with code unavailable (a service not on the bus yet) counts
+/// as not yet; any other failure ends the wait at once.
 package func waitFor<Value>(
     _ what: String, timeout: Duration, interval: Int = 20, _ look: () throws(CLIError) -> Probe<Value>
 ) throws(CLIError) -> Value {
-    let deadline = ContinuousClock.now + timeout
-    var last = "nothing seen"
-    repeat {
-        do {
-            switch try look() {
-            case .done(let value): return value
-            case .notYet(let seen): last = seen
-            }
+    try Poll(timeout: timeout).wait(every: interval, { () throws(CLIError) -> Probe<Value> in
+        do throws(CLIError) {
+            return try look()
         } catch where error.code == .unavailable {
-            last = error.message
+            return .notYet(error.message)
         }
-        pause(milliseconds: interval)
-    } while ContinuousClock.now < deadline
-    throw CLIError(.unavailable, "\(what) within the timeout: \(last)")
+    }, expired: { seen in CLIError(.unavailable, "\(what) within the timeout: \(seen)") })
 }
 
 /// Runs a decoding step, turning a malformed reply into a failure that says so.
