@@ -1,8 +1,12 @@
 """Runs one module's mutants: the baseline, then each mutant in a job's scratch package."""
 import dataclasses
+import json
 import os
 import random
+import re
+import subprocess
 import threading
+import time
 
 import scratch
 import sites
@@ -58,6 +62,36 @@ def first_failure(log):
     return "tests failed"
 
 
+def read_events(events):
+    """(open, longest) from a run's Swift Testing event stream: the tests that started and have not
+    ended, in the order they started, and the longest time one test took (seconds)."""
+    open_tests, longest = {}, 0.0
+    try:
+        with open(events, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                try:
+                    payload = json.loads(line).get("payload", {})
+                except ValueError:
+                    continue  # the last line of a killed run may be cut short
+                # A function's id is Module.Suite/name(labels:)/File.swift:line:column; suites have no "(".
+                name = re.sub(r"/[^/]*:\d+:\d+$", "", payload.get("testID", ""))
+                if "(" not in name:
+                    continue
+                instant = payload.get("instant", {}).get("absolute", 0.0)
+                if payload.get("kind") == "testStarted":
+                    open_tests[name] = instant
+                elif payload.get("kind") == "testEnded" and name in open_tests:
+                    longest = max(longest, instant - open_tests.pop(name))
+    except FileNotFoundError:
+        pass
+    return list(open_tests), longest
+
+
+# A run that timed out is made again, one test at a time, without each test it hangs in, for at most
+# this many times the limit of one run.
+RERUN_LIMITS = 4
+
+
 class Module:
     def __init__(self, root, work, name, tests, equivalents, seed, per_module, jobs, picked):
         self.root, self.work_dir, self.name, self.jobs = root, work, name, jobs
@@ -105,14 +139,17 @@ class Module:
             print(f"  job {job}: baseline build {seconds:.1f} s", flush=True)
             self.scratches.append(package)
         log = os.path.join(self.base(1), "baseline-test.log")
-        status, seconds = self.scratches[0].test(None, log)
+        events = os.path.join(self.base(1), "baseline-events.jsonl")
+        status, seconds = self.scratches[0].test(None, log, events)
         if status != 0:
             print(f"  the unmutated tests fail (exit {status}); see {log}")
             return False
         self.test_limit = 5 * seconds + 30
+        # A test that says nothing for this long, running alone, is taken to hang.
+        self.quiet_limit = 5 * read_events(events)[1] + 10
         self.build_limit = 600
-        print(f"  baseline tests pass in {seconds:.1f} s; limit per mutant's tests {self.test_limit:.0f} s",
-              flush=True)
+        print(f"  baseline tests pass in {seconds:.1f} s; limit per mutant's tests {self.test_limit:.0f} s, "
+              f"per test after a timeout {self.quiet_limit:.0f} s", flush=True)
         return True
 
     def claim(self):
@@ -160,6 +197,7 @@ class Module:
                 if status != 0:
                     self.record(site, "did not compile", build, 0, "")
                     continue
+                events = os.path.join(package.dir, "mutant-events.jsonl")
                 status, test = package.test(self.test_limit, log)
                 if status is None:
                     # A test that failed before the run hung elsewhere has caught the mutant.
@@ -167,7 +205,8 @@ class Module:
                     if failed:
                         self.record(site, "killed", build, test, f": {failed} (then the run timed out)")
                     else:
-                        self.record(site, "timed out", build, test, "")
+                        verdict, more, detail = self.without_hung(package, log, events)
+                        self.record(site, verdict, build, test + more, detail)
                 elif status != 0:
                     self.record(site, "killed", build, test, f": {first_failure(log)}")
                 else:
@@ -175,6 +214,67 @@ class Module:
             finally:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(original)
+
+    def without_hung(self, package, log, events):
+        """(verdict, seconds, detail) for a run that timed out with no test failed.
+
+        The tests are run again one at a time while the event stream is watched: a test that stays
+        silent past the quiet limit is stopped and left out of the next run. So a mutant that makes
+        one loop endless is still judged by every other test's assertions; a hang alone is "timed
+        out", never "killed"."""
+        skipped, seconds = [], 0.0
+        while seconds < RERUN_LIMITS * self.test_limit:
+            status, took, hung = self.watched(package, log, events, skipped)
+            seconds += took
+            hung_in = f" (after hanging in {', '.join(skipped + [hung] if hung else skipped)})"
+            failed = failed_test(log)
+            if failed:
+                return "killed", seconds, f": {failed}{hung_in}"
+            if hung:
+                skipped.append(hung)
+            elif status is None:
+                break
+            elif status != 0:
+                return "killed", seconds, f": {first_failure(log)}{hung_in}"
+            else:
+                return "timed out", seconds, f": only hangs notice it, in {', '.join(skipped)}"
+        return "timed out", seconds, f": hung in {', '.join(skipped)}" if skipped else ""
+
+    def watched(self, package, log, events, skipped):
+        """(status, seconds, hung): one serial run without the skipped tests; hung names the test
+        that went quiet (the run was then stopped, status None)."""
+        env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+        if os.path.exists(events):
+            os.remove(events)
+        command = scratch.NICE + ["swift", "test", "--skip-build", "--no-parallel",
+                                  "--event-stream-output-path", events, "--event-stream-version", "0"]
+        for name in skipped:
+            command += ["--skip", re.escape(name)]
+        started = time.monotonic()
+        with open(log, "w", encoding="utf-8") as output:
+            process = subprocess.Popen(command, cwd=package.dir, stdout=output, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+            scratch.RUNNING.add(process)
+            try:
+                size, changed = -1, started
+                while True:
+                    try:
+                        return process.wait(timeout=1), time.monotonic() - started, None
+                    except subprocess.TimeoutExpired:
+                        pass
+                    now = time.monotonic()
+                    grown = os.path.getsize(events) if os.path.exists(events) else 0
+                    if grown != size:
+                        size, changed = grown, now
+                    open_tests = read_events(events)[0] if now - changed > self.quiet_limit else []
+                    if open_tests or now - started > self.test_limit * 2:
+                        scratch.stop(process)
+                        return None, time.monotonic() - started, open_tests[-1] if open_tests else None
+            except BaseException:
+                scratch.stop(process)
+                raise
+            finally:
+                scratch.RUNNING.discard(process)
 
 
 def run_module(root, work, name, tests, equivalents, seed, per_module, jobs, picked=()):

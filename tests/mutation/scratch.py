@@ -97,10 +97,17 @@ class Scratch:
     def build(self, limit, log):
         return run(NICE + ["swift", "build", "--build-tests"], self.dir, limit, log)
 
-    def test(self, limit, log):
+    def test(self, limit, log, events=None):
+        """Runs the tests; events names a file for Swift Testing's event stream (JSON lines, one per
+        event: which test started and ended when)."""
         # No backtracer: a mutant that traps fails the run at once instead of waiting on symbolication.
         env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
-        return run(NICE + ["swift", "test", "--skip-build"], self.dir, limit, log, env)
+        command = NICE + ["swift", "test", "--skip-build"]
+        if events:
+            if os.path.exists(events):
+                os.remove(events)
+            command += ["--event-stream-output-path", events, "--event-stream-version", "0"]
+        return run(command, self.dir, limit, log, env)
 
 
 def mirror_file(source, destination):
