@@ -96,6 +96,18 @@ struct ForgedArchiveRestorationTests {
         #expect(report.notes.contains { $0.hasPrefix("T/P came back with restoration identifier 'R'") })
     }
 
+    @Test("a launched tab replaced by one that came back under another identifier is replaced again by that tab")
+    func launchedTabRenamed() throws {
+        let tabs = TabBarController()
+        let launched = ViewController()
+        launched.restorationIdentifier = "P"
+        tabs.setViewControllers([launched])
+        let renamed = RestorableNote(restorable: "R")
+        let real = RestorableNote(restorable: "R")
+        try restore(tabs, tabs: ["P": renamed, "R": real])
+        #expect(tabs.viewControllers.count == 1 && tabs.viewControllers.first === real)
+    }
+
     /// A tab that takes another tab out of the container when it is itself taken out.
     private final class Companion: ViewController {
         weak var companion: ViewController?

@@ -52,15 +52,15 @@ struct StringIndex {
         }
     }
 
+    /// Doubles the table and numbers every string again, in order (so each keeps its number): the
+    /// same probe as a new string's, in a table now at most a quarter full.
     private mutating func grow() {
         let capacity = slots.count * 2
+        let numbered = strings
         slots = [Int32](repeating: 0, count: capacity)
         mask = capacity - 1
-        for (index, string) in strings.enumerated() {
-            var slot = Int(truncatingIfNeeded: Self.hash(string)) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index + 1)
-        }
+        strings.removeAll(keepingCapacity: true)
+        for string in numbered { _ = number(of: string) }
     }
 
     static func hash(_ string: String) -> UInt64 {
