@@ -129,11 +129,10 @@ extension Application {
         let configuration = delegate?.application(self, configurationForConnecting: session, options: options)
             ?? SceneConfiguration(name: nil, sessionRole: session.role)
         session.configuration = configuration
-        let scene = Scene(session: session, application: self)
+        let scene = Scene(session: session, application: self, restoring: restoring)
         scene.delegate = configuration.makeDelegate?()
         session.scene = scene
         sceneTable.scenes.append(scene)
-        scene.isRestoringState = restoring
         scene.delegate?.scene(scene, willConnectTo: session, options: options)
         if let activity = session.stateRestorationActivity {
             scene.delegate?.scene(scene, restoreInteractionStateWith: activity)

@@ -37,12 +37,13 @@ public final class Scene {
     public internal(set) var pendingStateRestorations = 0
     /// Whether this scene is restoring: from its connection until the end of the launch, or until its
     /// last `completeStateRestoration()` when it extended restoration.
-    public internal(set) var isRestoringState = false
+    public internal(set) var isRestoringState: Bool
 
-    /// A scene for `session` of `application`.
-    init(session: SceneSession, application: Application) {
+    /// A scene for `session` of `application`, restoring or not from its connection on.
+    init(session: SceneSession, application: Application, restoring: Bool) {
         self.session = session
         self.application = application
+        isRestoringState = restoring
     }
 
     /// Says that this scene's restoration goes on after it connected (its note loading, say): the
