@@ -125,16 +125,16 @@ struct PathTableBuilder {
         nodes[Key(parent: parent, identifier: identifier)]
     }
 
-    /// The node of `identifier` under `parent`, added if new; `isNew` says whether it was.
-    mutating func insert(_ identifier: String, under parent: Int32) -> (node: Int32, isNew: Bool) {
+    /// The node of `identifier` under `parent`, added if new.
+    mutating func insert(_ identifier: String, under parent: Int32) -> Int32 {
         let next = Int32(parents.count)
         // One hash: the subscript with a default inserts `next` when the key is new.
         let node = Self.value(&nodes[Key(parent: parent, identifier: identifier), default: next])
-        guard node == next else { return (node, false) }
+        guard node == next else { return node }
         parents.append(parent)
         identifiers.append(identifier)
         depths.append(depths[Int(parent)] + 1)
-        return (node, true)
+        return node
     }
 
     private static func value(_ slot: inout Int32) -> Int32 { slot }
@@ -142,7 +142,7 @@ struct PathTableBuilder {
     /// The node of a whole path, added with its prefixes if new.
     mutating func insert(path: [String]) -> Int32 {
         var node: Int32 = 0
-        for identifier in path { node = insert(identifier, under: node).node }
+        for identifier in path { node = insert(identifier, under: node) }
         return node
     }
 

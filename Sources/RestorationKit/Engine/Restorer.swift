@@ -116,7 +116,7 @@ struct Restorer {
         }
         var canonical = memo[Int(current)]
         while let next = unknown.popLast() {
-            canonical = builder.insert(table.identifiers[Int(next)], under: canonical).node
+            canonical = builder.insert(table.identifiers[Int(next)], under: canonical)
             memo[Int(next)] = canonical
         }
         return canonical
