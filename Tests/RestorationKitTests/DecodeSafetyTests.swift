@@ -68,6 +68,35 @@ struct DecodeSafetyTests {
         #expect(error?.description.contains("decoding would make over") == true)
     }
 
+    @Test("a reader of N bytes may make 4 values a byte plus 64, not one more")
+    func budgetSize() throws {
+        for size in [0, 1, 17, 4096] {
+            let bytes = [UInt8](repeating: 0, count: size)
+            try ByteReader.read(bytes) { (reader) throws(ArchiveError) in
+                try reader.charge(ByteReader.workPerByte * size + 64)
+            }
+            #expect(throws: ArchiveError.self, "\(size) bytes") {
+                try ByteReader.read(bytes) { (reader) throws(ArchiveError) in
+                    try reader.charge(ByteReader.workPerByte * size + 65)
+                }
+            }
+        }
+    }
+
+    @Test("a string field is UTF-8 checked whatever its bytes: only ASCII is taken without the check")
+    func stringBytes() throws {
+        let valid: [([UInt8], String)] = [([1, 0x41], "A"), ([2, 0xC3, 0xA9], "é"), ([4, 0x61, 0xE2, 0x82, 0xAC], "a€")]
+        for (bytes, string) in valid {
+            #expect(try ByteReader.read(bytes) { (reader) throws(ArchiveError) in try reader.readShortString("a name") } == string)
+        }
+        for bytes: [UInt8] in [[1, 0xFF], [2, 0xC3, 0x28], [2, 0x41, 0x80], [2, 0xE2, 0x82]] {
+            let error = #expect(throws: ArchiveError.self, "\(bytes)") {
+                try ByteReader.read(bytes) { (reader) throws(ArchiveError) in try reader.readShortString("a name") }
+            }
+            #expect(error?.description.contains("a name is not valid UTF-8") == true, "\(bytes)")
+        }
+    }
+
     @Test("every truncation of an archive of every format is a one-line error, never a trap", arguments: [1, 2, 3] as [UInt16])
     func truncations(format: UInt16) throws {
         let bytes = try Forge.sample(format: format)

@@ -14,6 +14,38 @@ struct GuardTests {
         func decodeRestorableState(with coder: StateCoder) {}
     }
 
+    @Test("one write larger than twice the writer's buffer grows it to hold every byte")
+    func writerGrowsForLargeWrite() {
+        var writer = ByteWriter(capacity: 64)
+        let large = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        writer.append(7 as UInt8)
+        writer.append(raw: large)
+        #expect(writer.capacity >= writer.count && writer.count == 1_001)
+        #expect(writer.bytes == [7] + large)
+    }
+
+    /// A controller that takes another one out of its container when it is about to leave it.
+    private final class Leaving: ViewController {
+        weak var alsoRemove: ViewController?
+        override func willMove(toParent parent: ViewController?) {
+            if parent == nil { alsoRemove?.removeFromParent() }
+        }
+    }
+
+    @Test("a child replaced while its leaving callback empties the places before it is replaced all the same")
+    func replaceWhileCallbackRemoves() {
+        let container = ViewController()
+        let first = ViewController()
+        let last = Leaving()
+        last.alsoRemove = first
+        container.addChild(first)
+        container.addChild(last)
+        let replacement = ViewController()
+        container.replaceChild(at: 1, with: replacement)
+        #expect(container.children.count == 1 && container.children.first === replacement)
+        #expect(last.parent == nil && first.parent == nil && replacement.parent === container)
+    }
+
     @Test("a window without a root contains no controller; one with a root contains only its hierarchy")
     func windowContains() {
         let window = Window()

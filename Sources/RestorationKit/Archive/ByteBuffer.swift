@@ -4,7 +4,7 @@
 /// uniqueness check), which matters at 40 bytes a controller; `bytes` copies the result out once.
 struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    private(set) var capacity: Int
     /// How many bytes were written.
     private(set) var count = 0
 
@@ -131,7 +131,8 @@ struct ByteReader {
     /// The most values a decoder may make from this buffer.
     let workLimit: Int
 
-    /// Values a decoder may make per byte of its input.
+    /// Values a decoder may make per byte of its input; 64 more are allowed for any input, so that
+    /// a short section (a few bytes of header, an empty list) is never refused for its size alone.
     static let workPerByte = 4
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int, base: Int) {
