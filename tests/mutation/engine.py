@@ -4,7 +4,6 @@ import json
 import os
 import random
 import re
-import subprocess
 import threading
 import time
 
@@ -197,7 +196,6 @@ class Module:
                 if status != 0:
                     self.record(site, "did not compile", build, 0, "")
                     continue
-                events = os.path.join(package.dir, "mutant-events.jsonl")
                 status, test = package.test(self.test_limit, log)
                 if status is None:
                     # A test that failed before the run hung elsewhere has caught the mutant.
@@ -205,7 +203,7 @@ class Module:
                     if failed:
                         self.record(site, "killed", build, test, f": {failed} (then the run timed out)")
                     else:
-                        verdict, more, detail = self.without_hung(package, log, events)
+                        verdict, more, detail = self.without_hung(package, log)
                         self.record(site, verdict, build, test + more, detail)
                 elif status != 0:
                     self.record(site, "killed", build, test, f": {first_failure(log)}")
@@ -215,13 +213,14 @@ class Module:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(original)
 
-    def without_hung(self, package, log, events):
+    def without_hung(self, package, log):
         """(verdict, seconds, detail) for a run that timed out with no test failed.
 
         The tests are run again one at a time while the event stream is watched: a test that stays
         silent past the quiet limit is stopped and left out of the next run. So a mutant that makes
         one loop endless is still judged by every other test's assertions; a hang alone is "timed
         out", never "killed"."""
+        events = os.path.join(package.dir, "mutant-events.jsonl")
         skipped, seconds = [], 0.0
         while seconds < RERUN_LIMITS * self.test_limit:
             status, took, hung = self.watched(package, log, events, skipped)
@@ -243,38 +242,22 @@ class Module:
     def watched(self, package, log, events, skipped):
         """(status, seconds, hung): one serial run without the skipped tests; hung names the test
         that went quiet (the run was then stopped, status None)."""
-        env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
-        if os.path.exists(events):
-            os.remove(events)
-        command = scratch.NICE + ["swift", "test", "--skip-build", "--no-parallel",
-                                  "--event-stream-output-path", events, "--event-stream-version", "0"]
-        for name in skipped:
-            command += ["--skip", re.escape(name)]
-        started = time.monotonic()
-        with open(log, "w", encoding="utf-8") as output:
-            process = subprocess.Popen(command, cwd=package.dir, stdout=output, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-            scratch.RUNNING.add(process)
-            try:
-                size, changed = -1, started
-                while True:
-                    try:
-                        return process.wait(timeout=1), time.monotonic() - started, None
-                    except subprocess.TimeoutExpired:
-                        pass
-                    now = time.monotonic()
-                    grown = os.path.getsize(events) if os.path.exists(events) else 0
-                    if grown != size:
-                        size, changed = grown, now
-                    open_tests = read_events(events)[0] if now - changed > self.quiet_limit else []
-                    if open_tests or now - started > self.test_limit * 2:
-                        scratch.stop(process)
-                        return None, time.monotonic() - started, open_tests[-1] if open_tests else None
-            except BaseException:
-                scratch.stop(process)
-                raise
-            finally:
-                scratch.RUNNING.discard(process)
+        size, changed, hung = -1, time.monotonic(), None
+
+        def quiet():
+            nonlocal size, changed, hung
+            now = time.monotonic()
+            grown = os.path.getsize(events) if os.path.exists(events) else 0
+            if grown != size:
+                size, changed = grown, now
+            elif now - changed > self.quiet_limit:
+                open_tests = read_events(events)[0]
+                hung = open_tests[-1] if open_tests else None
+            return hung is not None
+
+        options = ["--no-parallel"] + [option for name in skipped for option in ("--skip", re.escape(name))]
+        status, seconds = package.test(self.test_limit * 2, log, events, options, quiet)
+        return status, seconds, hung
 
 
 def run_module(root, work, name, tests, equivalents, seed, per_module, jobs, picked=()):

@@ -97,17 +97,17 @@ class Scratch:
     def build(self, limit, log):
         return run(NICE + ["swift", "build", "--build-tests"], self.dir, limit, log)
 
-    def test(self, limit, log, events=None):
+    def test(self, limit, log, events=None, options=(), stop_when=None):
         """Runs the tests; events names a file for Swift Testing's event stream (JSON lines, one per
-        event: which test started and ended when)."""
+        event: which test started and ended when); options go to `swift test`; stop_when as run's."""
         # No backtracer: a mutant that traps fails the run at once instead of waiting on symbolication.
         env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
-        command = NICE + ["swift", "test", "--skip-build"]
+        command = NICE + ["swift", "test", "--skip-build", *options]
         if events:
             if os.path.exists(events):
                 os.remove(events)
             command += ["--event-stream-output-path", events, "--event-stream-version", "0"]
-        return run(command, self.dir, limit, log, env)
+        return run(command, self.dir, limit, log, env, stop_when)
 
 
 def mirror_file(source, destination):
@@ -135,18 +135,24 @@ def mirror(source, destination):
             mirror_file(path, copy)
 
 
-def run(command, directory, limit, log, env=None):
-    """(status, seconds): status is the exit status, or None when the limit ran out (then killed)."""
+def run(command, directory, limit, log, env=None, stop_when=None):
+    """(status, seconds): status is the exit status, or None when the limit ran out or stop_when
+    (asked once a second, if given) said True (then killed)."""
     started = time.monotonic()
     with open(log, "w", encoding="utf-8") as output:
         process = subprocess.Popen(command, cwd=directory, stdout=output, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL, env=env, start_new_session=True)
         RUNNING.add(process)
         try:
-            status = process.wait(timeout=limit)
-        except subprocess.TimeoutExpired:
-            stop(process)
             status = None
+            while status is None:
+                try:
+                    status = process.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    over = limit is not None and time.monotonic() - started > limit
+                    if over or (stop_when is not None and stop_when()):
+                        stop(process)
+                        break
         except BaseException:  # ^C or SIGTERM: nothing of ours is left running
             stop(process)
             raise
