@@ -34,7 +34,9 @@ package struct JournalTrust: Sendable {
         /// For journals of other machines, whose passwd database is not here (sysusers.d allocates
         /// the uid on each machine): per `_MACHINE_ID`, the `_UID` of the first entry in journal
         /// order from ``JournalTrust/permissiondUnit`` written by the daemon itself
-        /// (`_COMM=permissiond`, not a helper of the unit such as `ExecReload=`'s kill).
+        /// (`_COMM=permissiond`, not a helper of the unit such as `ExecReload=`'s kill), and never
+        /// changed by a later one. A fleet review learns it for each host from that host's own files
+        /// alone (``FleetSources``): no other host's file can choose it.
         case shownByItsEntries
     }
 
@@ -48,14 +50,20 @@ package struct JournalTrust: Sendable {
         case appNotFromRegisteredUnit = "app-entry-not-from-registered-unit"
         /// A systemd unit entry (with `UNIT=`) not written by PID 1 as root.
         case unitNotFromPID1 = "unit-entry-not-from-pid-1"
+        /// An entry of a fleet host's files that claims another machine id or hostname than the host
+        /// table pinned for it, or an entry of an unpinned file that claims a pinned host
+        /// (``FleetSources``).
+        case claimsAnotherHost = "entry-claiming-another-host"
 
         /// `2 permission entries not from permissiond.service`, as the text summary says it.
         package func phrase(count: Int) -> String {
+            if self == .claimsAnotherHost { return "\(count) \(count == 1 ? "entry" : "entries") claiming another host" }
             let (kind, fault) = switch self {
             case .permissionNotFromPermissiond: ("permission", "not from \(JournalTrust.permissiondUnit)")
             case .permissionNotFromPermissiondUser: ("permission", "not from permissiond's user")
             case .appNotFromRegisteredUnit: ("app", "not from the app's registered unit")
             case .unitNotFromPID1: ("unit", "not from PID 1")
+            case .claimsAnotherHost: ("", "")
             }
             return "\(count) \(kind) \(count == 1 ? "entry" : "entries") \(fault)"
         }

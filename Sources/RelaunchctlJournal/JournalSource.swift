@@ -34,6 +34,9 @@ enum JournalSource {
         place: JournalPlace, sinceUSec: UInt64?, hosts: [String],
         begin: (Hosts) -> Void = { _ in }, _ take: (Incident) -> Void
     ) throws(CLIError) -> [JournalTrust.Reason: Int] {
+        if let fleet = try fleetSources(of: place) {
+            return try fleetIncidents(fleet, place: place, sinceUSec: sinceUSec, hosts: hosts, begin: begin, take)
+        }
         let reader: JournalReader
         do {
             reader = try open(place)
@@ -61,24 +64,9 @@ enum JournalSource {
             var ignored: [JournalTrust.Reason: Int] = [:]
             for machine in order {
                 let own = matchMachine ? [[("_MACHINE_ID", machine)]] : []
-                var plan = TimelineStream.Plan(trust: trust)
-                try select(TimelineStream.daemonMessageIDs, and: own, sinceUSec: sinceUSec, in: reader)
-                while let realtime = try next(reader, sinceUSec: sinceUSec) {
-                    try reader.pick(&picker)
-                    let record = JournalRecord(realtimeUSec: realtime, fields: picker.fields)
-                    if !matchMachine || record.machineID == machine { plan.add(record) }
-                }
-                var stream = TimelineStream(consume plan)
-                try select(TimelineReport.messageIDs, and: own, sinceUSec: sinceUSec, in: reader)
-                while let realtime = try next(reader, sinceUSec: sinceUSec) {
-                    try reader.pick(&picker)
-                    let entry = PickedEntry(picker: picker)
-                    guard !matchMachine || entry.value(of: .machineID) == machine, stream.admit(entry) else { continue }
-                    guard stream.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) else { break }
-                    for incident in stream.takeFinished() { take(incident) }
-                }
-                for incident in stream.finish() { take(incident) }
-                ignored.merge(stream.ignored, uniquingKeysWith: +)
+                let stream = try readHost(reader, own: own, trust: trust, sinceUSec: sinceUSec, picker: &picker,
+                                          admit: { !matchMachine || $0.value(of: .machineID) == machine }, take)
+                ignored.merge(stream, uniquingKeysWith: +)
             }
             return ignored
         } catch let error as CLIError {
@@ -86,6 +74,33 @@ enum JournalSource {
         } catch {
             throw CLIError(.failed, "cannot read \(place.name): \(error)")
         }
+    }
+
+    /// One host's incidents from `reader`: its entries are those of `own` (field matches, as for
+    /// ``select(_:and:sinceUSec:in:)``) that `admit` takes, read in the two passes of
+    /// ``TimelineStream``, each incident given to `take` as soon as it can no longer change.
+    /// - Returns: the entries left out by their trusted fields, by reason.
+    static func readHost(
+        _ reader: JournalReader, own: [[(String, String)]], trust: JournalTrust, sinceUSec: UInt64?,
+        picker: inout JournalFieldPicker, admit: (PickedEntry) -> Bool, _ take: (Incident) -> Void
+    ) throws(SystemdError) -> [JournalTrust.Reason: Int] {
+        var plan = TimelineStream.Plan(trust: trust)
+        try select(TimelineStream.daemonMessageIDs, and: own, sinceUSec: sinceUSec, in: reader)
+        while let realtime = try next(reader, sinceUSec: sinceUSec) {
+            try reader.pick(&picker)
+            if admit(PickedEntry(picker: picker)) { plan.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) }
+        }
+        var stream = TimelineStream(consume plan)
+        try select(TimelineReport.messageIDs, and: own, sinceUSec: sinceUSec, in: reader)
+        while let realtime = try next(reader, sinceUSec: sinceUSec) {
+            try reader.pick(&picker)
+            let entry = PickedEntry(picker: picker)
+            guard admit(entry), stream.admit(entry) else { continue }
+            guard stream.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) else { break }
+            for incident in stream.takeFinished() { take(incident) }
+        }
+        for incident in stream.finish() { take(incident) }
+        return stream.ignored
     }
 
     /// Opens the journal files of `place`.
@@ -152,7 +167,7 @@ enum JournalSource {
     }
 
     /// The picked fields of the current entry, as ``JournalTrust`` reads them.
-    private struct PickedEntry: JournalTrustFields {
+    struct PickedEntry: JournalTrustFields {
         let picker: JournalFieldPicker
 
         /// Each judged field's position in ``TimelineStream/fieldNames``, in `Field.allCases` order.
@@ -189,7 +204,7 @@ enum JournalSource {
     /// Only entries with one of `messageIDs` and, for each group of `conditions`, one of its
     /// field=value pairs, from `sinceUSec` on. The conditions come first in the match tree: a file
     /// none of whose entries meets them is passed over at its first lookup.
-    private static func select(
+    static func select(
         _ messageIDs: [String], and conditions: [[(String, String)]], sinceUSec: UInt64?, in reader: JournalReader
     ) throws(SystemdError) {
         reader.flushMatches()
@@ -212,7 +227,7 @@ enum JournalSource {
     }
 
     /// Moves to the next entry from `sinceUSec` on and returns its time, or nil at the end.
-    private static func next(_ reader: JournalReader, sinceUSec: UInt64?) throws(SystemdError) -> UInt64? {
+    static func next(_ reader: JournalReader, sinceUSec: UInt64?) throws(SystemdError) -> UInt64? {
         while try reader.next() {
             let realtime = try reader.realtimeMicroseconds()
             if let sinceUSec, realtime < sinceUSec { continue }
