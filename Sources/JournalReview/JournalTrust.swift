@@ -34,9 +34,11 @@ package struct JournalTrust: Sendable {
         /// For journals of other machines, whose passwd database is not here (sysusers.d allocates
         /// the uid on each machine): per `_MACHINE_ID`, the `_UID` of the first entry in journal
         /// order from ``JournalTrust/permissiondUnit`` written by the daemon itself
-        /// (`_COMM=permissiond`, not a helper of the unit such as `ExecReload=`'s kill), and never
-        /// changed by a later one. A fleet review learns it for each host from that host's own files
-        /// alone (``FleetSources``): no other host's file can choose it.
+        /// (`_COMM=permissiond`, not a helper of the unit such as `ExecReload=`'s kill) that most of
+        /// those entries show; of uids shown equally often, the first met. So one entry (a forged
+        /// one dated 1970, first in journal order) cannot make the daemon's genuine entries
+        /// untrusted. A fleet review learns it for each host from that host's own files alone
+        /// (``FleetSources``): no other host's file has a say.
         case shownByItsEntries
     }
 
@@ -119,8 +121,10 @@ package struct JournalTrust: Sendable {
     private let fixedUID: String?
     /// The app of each registered unit.
     private var appOfUnit: [String: String]
-    /// permissiond's uid on each machine, as its entries show (``PermissiondUser/shownByItsEntries``).
+    /// permissiond's uid on each machine, as most of its entries show (``PermissiondUser/shownByItsEntries``).
     private var shownUID: [String: String] = [:]
+    /// How many of permissiond's entries on each machine show each uid.
+    private var uidCounts: [String: [String: Int]] = [:]
 
     /// Rules for a journal whose permissiond runs as `permissiondUser`, with the apps of `registry`.
     package init(permissiondUser: PermissiondUser = .shownByItsEntries, registry: AppRegistry = AppRegistry()) {
@@ -154,7 +158,10 @@ package struct JournalTrust: Sendable {
               let uid = entry.value(of: .uid), !uid.isEmpty
         else { return }
         let machine = entry.value(of: .machineID) ?? ""
-        if shownUID[machine] == nil { shownUID[machine] = uid }
+        let count = uidCounts[machine, default: [:]][uid, default: 0] + 1
+        uidCounts[machine, default: [:]][uid] = count
+        if let leader = shownUID[machine], leader != uid, uidCounts[machine]![leader]! >= count { return }
+        shownUID[machine] = uid
     }
 
     /// Notes the unit a counted kill entry names as its app's: permissiond kills only registered
