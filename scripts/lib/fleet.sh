@@ -5,15 +5,28 @@
 fleet_dir=/etc/relaunch/fleet
 fleet_record=/usr/local/lib/relaunch/fleet-installed
 fleet_package=systemd-journal-remote
-fleet_remote_units=(systemd-journal-remote.socket systemd-journal-remote.service)
 fleet_upload_unit=systemd-journal-upload.service
+# The receiver: nginx checks the client certificate and hands each host's uploads to that host's own
+# journal-remote (relaunch-fleet-remote@NAME, enrolled by scripts/fleet-enroll).
+fleet_receiver_packages=(systemd-journal-remote nginx)
+fleet_proxy_unit=relaunch-fleet-proxy.service
+fleet_vacuum_unit=relaunch-fleet-vacuum.path
+fleet_remote=/var/log/journal/remote
+# Before certificates were checked, the receiver was Debian's systemd-journal-remote.socket with these
+# drop-ins; an upgrade disables it and removes them.
+fleet_old_receiver_files=(etc/systemd/journal-remote.conf.d/50-relaunch-fleet.conf
+    etc/systemd/system/systemd-journal-remote.service.d/50-relaunch-fleet.conf)
 
 # fleet_files ROLE: "source destination mode" of the static drop-ins of ROLE (receiver or uploader).
 fleet_files() {
     case "$1" in
         receiver)
-            echo "systemd/fleet/journal-remote.conf etc/systemd/journal-remote.conf.d/50-relaunch-fleet.conf 0644"
-            echo "systemd/fleet/systemd-journal-remote.service.conf etc/systemd/system/systemd-journal-remote.service.d/50-relaunch-fleet.conf 0644" ;;
+            local unit
+            for unit in relaunch-fleet-proxy.service relaunch-fleet-remote@.socket relaunch-fleet-remote@.service \
+                relaunch-fleet-pin@.path relaunch-fleet-pin@.service relaunch-fleet-vacuum.path relaunch-fleet-vacuum.service; do
+                echo "systemd/fleet/$unit usr/local/lib/systemd/system/$unit 0644"
+            done
+            echo "scripts/fleet-pin usr/local/lib/relaunch/fleet-pin 0755" ;;
         uploader)
             echo "systemd/fleet/systemd-journal-upload.service.conf etc/systemd/system/systemd-journal-upload.service.d/50-relaunch-fleet.conf 0644" ;;
     esac
@@ -24,7 +37,9 @@ fleet_upload_conf=etc/systemd/journal-upload.conf.d/50-relaunch-fleet.conf
 fleet_list_files() {
     { fleet_files receiver; fleet_files uploader; } | awk '{ print "/" $2 }'
     echo "/$fleet_upload_conf"
-    printf "$fleet_dir/%s\n" ca.pem cert.pem key.pem
+    printf '/%s\n' "${fleet_old_receiver_files[@]}"
+    echo /usr/local/lib/relaunch/fleet/nginx.conf
+    printf "$fleet_dir/%s\n" ca.pem cert.pem key.pem crl.pem receiver.env
     echo "$fleet_record"
 }
 
@@ -48,9 +63,16 @@ fleet_check_certs() {
         { echo "'$key' is not the key of '$cert'"; return 1; }
 }
 
-# fleet_place DEST ROLES URL CA CERT KEY: the certificates and drop-ins under DEST.
+# fleet_size SIZE: a size journalctl --vacuum-size takes (512M, 4G, 100K...), or says why not.
+fleet_check_size() {
+    [[ "$1" =~ ^[1-9][0-9]*[KMGT]$ ]] && return 0
+    echo "--fleet-max-use '$1' is not a size such as 512M or 4G"
+    return 1
+}
+
+# fleet_place DEST ROLES URL CA CERT KEY [CRL MAX_USE]: the certificates and drop-ins under DEST.
 fleet_place() {
-    local dest=$1 roles=$2 url=$3 ca=$4 cert=$5 key=$6 role src dst mode
+    local dest=$1 roles=$2 url=$3 ca=$4 cert=$5 key=$6 crl=${7:-} max_use=${8:-4G} role src dst mode listen
     install -d -m 0755 "$dest$fleet_dir"
     install -m 0644 "$ca" "$dest$fleet_dir/ca.pem"
     install -m 0644 "$cert" "$dest$fleet_dir/cert.pem"
@@ -60,6 +82,19 @@ fleet_place() {
             install -D -m "$mode" "$repo/$src" "$dest/$dst"
         done < <(fleet_files "$role")
     done
+    if [[ " $roles " == *" receiver "* ]]; then
+        install -m 0644 "$crl" "$dest$fleet_dir/crl.pem"
+        printf '# The bound of /var/log/journal/remote'"'"'s archived files (scripts/install --fleet-max-use).\nRELAUNCH_FLEET_MAX_USE=%s\n' \
+            "$max_use" >"$dest$fleet_dir/receiver.env"
+        chmod 0644 "$dest$fleet_dir/receiver.env"
+        # Both IPv4 and IPv6 where the kernel has IPv6, as systemd's ListenStream=19532 did.
+        listen=19532
+        [[ ! -e /proc/net/if_inet6 ]] || listen="[::]:19532 ipv6only=off"
+        install -d -m 0755 "$dest/usr/local/lib/relaunch/fleet"
+        sed "s|@LISTEN@|$listen|" "$repo/systemd/fleet/nginx.conf" >"$dest/usr/local/lib/relaunch/fleet/nginx.conf"
+        chmod 0644 "$dest/usr/local/lib/relaunch/fleet/nginx.conf"
+        for dst in "${fleet_old_receiver_files[@]}"; do rm -f "$dest/$dst"; done
+    fi
     if [[ " $roles " == *" uploader "* ]]; then
         install -d -m 0755 "$(dirname "$dest/$fleet_upload_conf")"
         sed "s|@URL@|${url%/}|" "$repo/systemd/fleet/journal-upload.conf" >"$dest/$fleet_upload_conf"
@@ -74,31 +109,62 @@ fleet_record_add() {
     chmod 0644 "$fleet_record"
 }
 
-# fleet_activate ROLES START: Debian's package (recording what it added), then enables the units.
-fleet_activate() {
-    local roles=$1 start=$2 before after name unit
-    if ! dpkg-query -W -f='${Status}' "$fleet_package" 2>/dev/null | grep -q 'ok installed'; then
-        echo "==> apt-get install $fleet_package"
-        before=$(dpkg-query -W -f='${Package}\t${Status}\n' 2>/dev/null | awk -F'\t' '$2 ~ /ok installed/ { print $1 }' | LC_ALL=C sort)
-        local users_before
-        users_before=$(getent passwd | cut -d: -f1 | LC_ALL=C sort)
-        if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$fleet_package" >/dev/null; then
-            DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null &&
-                DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$fleet_package" >/dev/null ||
-                die "apt-get install $fleet_package failed"
-        fi
-        after=$(dpkg-query -W -f='${Package}\t${Status}\n' 2>/dev/null | awk -F'\t' '$2 ~ /ok installed/ { print $1 }' | LC_ALL=C sort)
-        while read -r name; do
-            [[ -n "$name" ]] && fleet_record_add "package $name"
-        done < <(LC_ALL=C comm -13 <(echo "$before") <(echo "$after"))
-        while read -r name; do
-            [[ -n "$name" ]] && fleet_record_add "user $name"
-        done < <(LC_ALL=C comm -13 <(echo "$users_before") <(getent passwd | cut -d: -f1 | LC_ALL=C sort))
+# fleet_install_packages PACKAGE...: those missing, with apt-get, recording what was added.
+fleet_install_packages() {
+    local -a missing=()
+    local name before after users_before
+    for name in "$@"; do
+        dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q 'ok installed' || missing+=("$name")
+    done
+    [[ ${#missing[@]} -gt 0 ]] || return 0
+    echo "==> apt-get install ${missing[*]}"
+    before=$(dpkg-query -W -f='${Package}\t${Status}\n' 2>/dev/null | awk -F'\t' '$2 ~ /ok installed/ { print $1 }' | LC_ALL=C sort)
+    users_before=$(getent passwd | cut -d: -f1 | LC_ALL=C sort)
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
+        DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null &&
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null ||
+            die "apt-get install ${missing[*]} failed"
     fi
-    systemctl daemon-reload
+    after=$(dpkg-query -W -f='${Package}\t${Status}\n' 2>/dev/null | awk -F'\t' '$2 ~ /ok installed/ { print $1 }' | LC_ALL=C sort)
+    while read -r name; do
+        [[ -n "$name" ]] && fleet_record_add "package $name"
+    done < <(LC_ALL=C comm -13 <(echo "$before") <(echo "$after"))
+    while read -r name; do
+        [[ -n "$name" ]] && fleet_record_add "user $name"
+    done < <(LC_ALL=C comm -13 <(echo "$users_before") <(getent passwd | cut -d: -f1 | LC_ALL=C sort))
+    # Debian's nginx.service (its default site on port 80) is not the receiver's: the package came
+    # for relaunch-fleet-proxy alone.
+    if [[ " ${missing[*]} " == *" nginx "* ]]; then
+        systemctl disable --now nginx.service >/dev/null 2>&1 || true
+    fi
+}
+
+# fleet_activate ROLES START: Debian's packages (recording what they added), then enables the units.
+fleet_activate() {
+    local roles=$1 start=$2 unit
+    if [[ " $roles " == *" receiver "* ]]; then
+        fleet_install_packages "${fleet_receiver_packages[@]}"
+    else
+        fleet_install_packages "$fleet_package"
+    fi
     local -a enable=()
-    [[ " $roles " == *" receiver "* ]] && enable+=(systemd-journal-remote.socket)
+    if [[ " $roles " == *" receiver "* ]]; then
+        # The receiver of before (Debian's journal-remote on port 19532, checking no certificate) goes.
+        if [[ "$(systemctl is-enabled systemd-journal-remote.socket 2>/dev/null)" == enabled ||
+            "$(systemctl is-active systemd-journal-remote.socket 2>/dev/null)" == active ]]; then
+            systemctl disable --now systemd-journal-remote.socket >/dev/null 2>&1 || true
+            systemctl stop systemd-journal-remote.service || true
+            echo "$prog: systemd-journal-remote.socket (port 19532, no client certificates checked) is replaced by $fleet_proxy_unit"
+        fi
+        if [[ -f "$fleet_record" ]] && grep -qx 'enabled systemd-journal-remote.socket' "$fleet_record"; then
+            grep -vx 'enabled systemd-journal-remote.socket' "$fleet_record" >"$fleet_record.new" || true
+            mv "$fleet_record.new" "$fleet_record"
+        fi
+        install -d -m 2755 -o systemd-journal-remote -g systemd-journal-remote "$fleet_remote"
+        enable+=("$fleet_proxy_unit" "$fleet_vacuum_unit")
+    fi
     [[ " $roles " == *" uploader "* ]] && enable+=("$fleet_upload_unit")
+    systemctl daemon-reload
     for unit in "${enable[@]}"; do
         [[ "$(systemctl is-enabled "$unit" 2>/dev/null)" == enabled ]] || fleet_record_add "enabled $unit"
     done
@@ -106,15 +172,36 @@ fleet_activate() {
     systemctl enable "${enable[@]}"
     [[ $start -eq 1 ]] || return 0
     if [[ " $roles " == *" receiver "* ]]; then
-        # A running receiver reads its configuration at start: restart it, then listen.
-        systemctl try-restart systemd-journal-remote.service
-        systemctl start systemd-journal-remote.socket
+        systemctl restart "$fleet_proxy_unit"
+        systemctl start "$fleet_vacuum_unit"
+        fleet_upgrade_history
     fi
     [[ " $roles " == *" uploader "* ]] && systemctl restart "$fleet_upload_unit"
-    if [[ " $roles " == *" receiver "* ]] && ! systemd-analyze --version 2>/dev/null | grep -q '+GNUTLS'; then
-        echo "$prog: note: this systemd is built without GnuTLS: journal-remote encrypts and shows its certificate, but does not check the uploaders' (see docs/FLEET.md)"
-    fi
     return 0
+}
+
+# fleet_upgrade_history: the files the receiver of before wrote (remote-ADDRESS.journal, named by the
+# sender's address) are pinned as they are, marked before-certificates, so that their history is
+# reviewed as before; each hostname they show is enrolled (its certificate must still be the
+# fleet's). Says in one line what is left to do.
+fleet_upgrade_history() {
+    local file name hostnames=() pinned=0
+    shopt -s nullglob
+    for file in "$fleet_remote"/remote-*.journal; do
+        name=${file##*/remote-}
+        name=${name%.journal}
+        [[ "$name" != *@* ]] || continue
+        [[ -f "$fleet_remote/fleet-hosts" ]] && awk -v n="$name" '$1 == n { f = 1 } END { exit !f }' "$fleet_remote/fleet-hosts" && continue
+        [[ -e "/run/relaunch-fleet/$name.sock" ]] && continue   # an enrolled host's own file
+        /usr/local/lib/relaunch/fleet-pin --before-certificates "$name" >/dev/null 2>&1 || continue
+        pinned=$((pinned + 1))
+        hostnames+=("$(awk -v n="$name" '$1 == n { print $3 }' "$fleet_remote/fleet-hosts")")
+    done
+    shopt -u nullglob
+    [[ $pinned -gt 0 ]] || return 0
+    mapfile -t hostnames < <(printf '%s\n' "${hostnames[@]}" | LC_ALL=C sort -u)
+    "$repo/scripts/fleet-enroll" "${hostnames[@]}" >/dev/null
+    echo "$prog: upgraded: $pinned host files of before are kept and reviewed as before; uploads now need a certificate of the fleet's CA with CN = the hostname (enrolled: ${hostnames[*]}; scripts/fleet-certs DIR uploader NAME, then scripts/fleet-enroll NAME for any other)"
 }
 
 # fleet_deactivate PURGE: reverses fleet_activate as its record says; before the files go.
@@ -125,9 +212,16 @@ fleet_deactivate() {
         [[ $kind == enabled ]] || continue
         systemctl disable --now "$name" || true
         [[ $name == systemd-journal-remote.socket ]] && systemctl stop systemd-journal-remote.service
+        [[ $name == "$fleet_proxy_unit" ]] && fleet_disable_hosts
         if [[ $purge -eq 1 ]]; then
             case "$name" in
-                systemd-journal-remote.socket) rm -rf --one-file-system /var/log/journal/remote ;;
+                systemd-journal-remote.socket|"$fleet_proxy_unit")
+                    # A file system of its own (the bound) keeps its mount point.
+                    if mountpoint -q "$fleet_remote"; then
+                        find "$fleet_remote" -mindepth 1 -delete
+                    else
+                        rm -rf --one-file-system "$fleet_remote"
+                    fi ;;
                 "$fleet_upload_unit") rm -rf --one-file-system /var/lib/private/systemd/journal-upload
                     rm -f /var/lib/systemd/journal-upload
                     # systemd made it for the dynamic user's StateDirectory=systemd/journal-upload.
@@ -136,6 +230,18 @@ fleet_deactivate() {
         fi
     done <"$fleet_record"
     fleet_undo=$(cat "$fleet_record")
+}
+
+# fleet_disable_hosts: every enrolled host's units, disabled and stopped.
+fleet_disable_hosts() {
+    local -a units=()
+    mapfile -t units < <({
+        systemctl list-units --all --plain --no-legend 'relaunch-fleet-*@*' 2>/dev/null | awk '{ print $1 }'
+        find /etc/systemd/system -name 'relaunch-fleet-*@*' -printf '%f\n' 2>/dev/null
+    } | LC_ALL=C sort -u)
+    [[ ${#units[@]} -gt 0 ]] || return 0
+    systemctl disable --now "${units[@]}" >/dev/null 2>&1 || true
+    systemctl stop "${units[@]}" >/dev/null 2>&1 || true
 }
 
 # fleet_remove_packages: after the files are gone and systemd reloaded, the packages and users the
@@ -152,7 +258,7 @@ fleet_remove_packages() {
         esac
     done <<<"$fleet_undo"
     # Other fleet units left running (enabled before the install) drop our configuration.
-    systemctl try-restart "$fleet_upload_unit" systemd-journal-remote.service 2>/dev/null || true
+    systemctl try-restart "$fleet_upload_unit" 2>/dev/null || true
     if [[ ${#packages[@]} -gt 0 ]]; then
         local extra
         extra=$(apt-get -s purge "${packages[@]}" 2>/dev/null | awk '$1 == "Purg" { print $2 }' | LC_ALL=C sort |

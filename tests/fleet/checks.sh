@@ -88,11 +88,14 @@ run_checks() {
     # --- install: the receiver (which builds once for all), then the hosts ----------------------------------
     t0=$SECONDS
     ct_exec "$receiver" nice -n 10 scripts/install --fleet-receiver --fleet-ca "$certs/ca.pem" \
-        --fleet-cert "$certs/$receiver.pem" --fleet-key "$certs/$receiver.key" >"$logs/install-$receiver.log" 2>&1
+        --fleet-cert "$certs/$receiver.pem" --fleet-key "$certs/$receiver.key" --fleet-max-use "$bound" \
+        >"$logs/install-$receiver.log" 2>&1
     status=$?
     record "$receiver: scripts/install --fleet-receiver (build, files, units) in $((SECONDS - t0)) s" "$logs/install-$receiver.log" $status
     [[ $status -eq 0 ]] || return
-    wait_unit_active "$receiver" systemd-journal-remote.socket 10 || return
+    wait_unit_active "$receiver" relaunch-fleet-proxy.service 10 || return
+    ct_exec "$receiver" scripts/fleet-enroll "${hosts[@]}" >"$logs/enroll.log" 2>&1
+    record "$receiver: scripts/fleet-enroll ${hosts[*]}" "$logs/enroll.log" $?
     t0=$SECONDS
     targets=("${hosts[@]}")
     in_each install sh -c 'exec scripts/install --bin-dir "$PWD/.build/release" --fleet-upload "https://$0" \
@@ -103,16 +106,26 @@ run_checks() {
         wait_unit_active "$name" systemd-journal-upload.service 30 || return
     done
     wait_in_sync "after install" 90 || return
+    check_pins
+    check_refused_peers
 
     # --- rounds of toggles, the receiver up -------------------------------------------------------------------
     toggle_round toggle-1 || return
     wait_in_sync "round 1" 90
     review_each "round 1"
 
+    # --- forgeries from certified hosts: each in its sender's own file, left out and counted -------------------
+    forge_uploads
+    review_each "after the forgeries"
+    check_forgeries_counted
+
     # --- a round with the receiver down -----------------------------------------------------------------------
     outage_round
     review_each "after the outage"
     review_all
+
+    # --- the receiver at its bound ----------------------------------------------------------------------------
+    bound_round
 
     # --- uninstall ----------------------------------------------------------------------------------------------
     targets=("${all[@]}")
@@ -125,12 +138,12 @@ run_checks() {
             fail "$name: uninstall --purge: the file list differs ($logs/files-$name.diff; + left behind, - removed):"
             grep -E '^[+-][^+-]' "$logs/files-$name.diff" | head -n 10 | sed 's/^/    | /'
         fi
-        if ct_exec "$name" dpkg-query -W -f='${Status}' systemd-journal-remote 2>/dev/null | grep -q 'ok installed' ||
+        if ct_exec "$name" dpkg-query -W -f='${Status}' systemd-journal-remote nginx 2>/dev/null | grep -q 'ok installed' ||
             ct_exec "$name" getent passwd systemd-journal-remote >/dev/null ||
-            ct_exec "$name" pgrep -f 'systemd-journal-(remote|upload)' >/dev/null; then
-            fail "$name: uninstall left systemd-journal-remote's package, user or a process"
+            ct_exec "$name" pgrep -f 'systemd-journal-(remote|upload)|nginx' >/dev/null; then
+            fail "$name: uninstall left systemd-journal-remote's or nginx's package, a user or a process"
         else
-            pass "$name: uninstall purged systemd-journal-remote (installed by scripts/install), its user, no process left"
+            pass "$name: uninstall purged systemd-journal-remote and nginx (installed by scripts/install), their user, no process left"
         fi
     done
 }
@@ -140,8 +153,8 @@ run_checks() {
 outage_round() {
     local name deadline state restarts summary="" cursor
     local -A restarts_before=()
-    ct_exec "$receiver" systemctl stop systemd-journal-remote.socket systemd-journal-remote.service ||
-        { fail "outage: systemctl stop systemd-journal-remote.socket on $receiver"; return; }
+    ct_exec "$receiver" systemctl stop relaunch-fleet-proxy.service ||
+        { fail "outage: systemctl stop relaunch-fleet-proxy.service on $receiver"; return; }
     for name in "${hosts[@]}"; do
         restarts_before[$name]=$(ct_exec "$name" systemctl show -P NRestarts systemd-journal-upload.service)
     done
@@ -177,7 +190,7 @@ outage_round() {
     [[ $lacking -eq 0 || $cursors -eq 0 ]] ||
         pass "outage: the receiver lacks the round's entries (receiver of host:${summary%;}); every host has a saved cursor"
     # Back, whatever the checks above said: the resume is checked either way.
-    ct_exec "$receiver" systemctl start systemd-journal-remote.socket ||
-        { fail "outage: systemctl start systemd-journal-remote.socket on $receiver"; return; }
+    ct_exec "$receiver" systemctl start relaunch-fleet-proxy.service ||
+        { fail "outage: systemctl start relaunch-fleet-proxy.service on $receiver"; return; }
     wait_in_sync "after the outage: the uploads resumed from the saved cursor" 120
 }

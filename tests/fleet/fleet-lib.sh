@@ -14,8 +14,8 @@ netns_of() { echo "relaunch-fleet-$1"; }
 remote=/var/log/journal/remote
 
 # --- The layer: Debian's systemd-journal-remote and its dependencies, downloaded, not installed ------------
-fleet_packages=(systemd-journal-remote)
-layer_version=1   # bump when the way the layer is made changes
+fleet_packages=(systemd-journal-remote nginx)
+layer_version=2   # bump when the way the layer is made changes
 
 # build_layer: $cache/fleet-layer, an overlay's upper layer over root/ holding apt's lists and the
 # packages' .deb files, made again when root/ or the package list changed. The containers' scripts/install
@@ -88,11 +88,12 @@ host_entries() {
     ct_exec "$1" journalctl -q -o json --no-pager "${matches[@]}" 2>/dev/null |
         jq -r '[.__REALTIME_TIMESTAMP, ._BOOT_ID, .MESSAGE_ID] | join(" ")' | LC_ALL=C sort
 }
-# receiver_entries NAME: the same, of the entries from NAME's machine id on the receiver.
+# receiver_entries NAME: the same, of the entries from NAME's machine id in NAME's files on the receiver.
 receiver_entries() {
     local -a matches
     mapfile -t matches < <(relaunch_matches)
-    ct_exec "$receiver" journalctl -q -o json --no-pager -D "$remote" "_MACHINE_ID=${machine_id[$1]}" "${matches[@]}" 2>/dev/null |
+    # The host's own files (named by its certificate): another host's file may hold entries claiming it.
+    ct_exec "$receiver" journalctl -q -o json --no-pager --file="$remote/remote-$1*.journal" "_MACHINE_ID=${machine_id[$1]}" "${matches[@]}" 2>/dev/null |
         jq -r '[.__REALTIME_TIMESTAMP, ._BOOT_ID, .MESSAGE_ID] | join(" ")' | LC_ALL=C sort
 }
 
