@@ -67,7 +67,7 @@ check_refused_peers() {
         fi
     done
     boot=$(printf 'certified' | md5sum | cut -c1-32)
-    "$here/forge" --machine "${machine_id[fleet-c]}" --hostname fleet-c --boot "$boot" --app nothing-demo \
+    "$here/forge" --machine "${machine_id[fleet-c]}" --hostname fleet-c --boot "$boot" --plain \
         --realtime "$(date +%s)000000" >"$run/forged.export"
     status=$(upload certified --cert "$run/ca/fleet-c.pem" --key "$run/ca/fleet-c.key")
     n=$(receiver_has_boot "$boot")
