@@ -91,6 +91,7 @@ struct ReviewJSON: Decodable {
         var kills: Int
         var byHost: [String: Totals]
         var byApp: [String: Totals]
+        var ignoredByReason: [String: Int]?
     }
     var incidents: [Incident]
     var summary: Summary
