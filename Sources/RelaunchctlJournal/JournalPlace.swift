@@ -44,11 +44,11 @@ package enum JournalPlace: Equatable, Sendable {
         return files.sorted()
     }
 
-    private static func isJournalFile(_ name: String) -> Bool {
+    static func isJournalFile(_ name: String) -> Bool {
         name.hasSuffix(".journal") || name.hasSuffix(".journal~")
     }
 
-    private static func folderNames(_ path: String) -> [String] {
+    static func folderNames(_ path: String) -> [String] {
         guard let folder = opendir(path) else { return [] }
         defer { closedir(folder) }
         var names: [String] = []

@@ -146,27 +146,14 @@ extension JournalSource {
     /// subfolders named by a machine id.
     private static func journalFiles(in path: String) -> [String] {
         var files: [String] = []
-        for name in folderNames(path) {
-            if name.hasSuffix(".journal") || name.hasSuffix(".journal~") {
+        for name in JournalPlace.folderNames(path) {
+            if JournalPlace.isJournalFile(name) {
                 files.append(path + "/" + name)
             } else if name.utf8.count == 32, name.utf8.allSatisfy({ isxdigit(Int32($0)) != 0 }) {
-                files += folderNames(path + "/" + name)
-                    .filter { $0.hasSuffix(".journal") || $0.hasSuffix(".journal~") }
-                    .map { path + "/" + name + "/" + $0 }
+                files += JournalPlace.folderNames(path + "/" + name).filter(JournalPlace.isJournalFile).map { path + "/" + name + "/" + $0 }
             }
         }
         return files.sorted()
-    }
-
-    private static func folderNames(_ path: String) -> [String] {
-        guard let folder = opendir(path) else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// The host table at `path`.
