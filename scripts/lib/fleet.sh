@@ -26,7 +26,8 @@ fleet_files() {
                 relaunch-fleet-pin@.path relaunch-fleet-pin@.service relaunch-fleet-vacuum.path relaunch-fleet-vacuum.service; do
                 echo "systemd/fleet/$unit usr/local/lib/systemd/system/$unit 0644"
             done
-            echo "scripts/fleet-pin usr/local/lib/relaunch/fleet-pin 0755" ;;
+            echo "scripts/fleet-pin usr/local/lib/relaunch/fleet-pin 0755"
+            echo "scripts/fleet-vacuum usr/local/lib/relaunch/fleet-vacuum 0755" ;;
         uploader)
             echo "systemd/fleet/systemd-journal-upload.service.conf etc/systemd/system/systemd-journal-upload.service.d/50-relaunch-fleet.conf 0644" ;;
     esac
