@@ -96,6 +96,7 @@ run_checks() {
     wait_unit_active "$receiver" relaunch-fleet-proxy.service 10 || return
     ct_exec "$receiver" scripts/fleet-enroll "${hosts[@]}" >"$logs/enroll.log" 2>&1
     record "$receiver: scripts/fleet-enroll ${hosts[*]}" "$logs/enroll.log" $?
+    check_upgrade
     t0=$SECONDS
     targets=("${hosts[@]}")
     in_each install sh -c 'exec scripts/install --bin-dir "$PWD/.build/release" --fleet-upload "https://$0" \

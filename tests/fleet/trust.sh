@@ -30,7 +30,7 @@ check_pins() {
     want=$(for name in "${hosts[@]}"; do echo "$name ${machine_id[$name]} $name"; done | LC_ALL=C sort)
     deadline=$((SECONDS + 60))
     while :; do
-        rows=$(ct_exec "$receiver" grep -v '^#' "$remote/fleet-hosts" 2>/dev/null | LC_ALL=C sort)
+        rows=$(ct_exec "$receiver" grep -v -e '^#' -e 'before-certificates$' "$remote/fleet-hosts" 2>/dev/null | LC_ALL=C sort)
         [[ "$rows" == "$want" ]] && break
         [[ $SECONDS -lt $deadline ]] || break
         sleep 0.5
@@ -160,5 +160,37 @@ bound_round() {
         pass "bound: the receiver stays up (relaunch-fleet-proxy active, no unit failed) and holds every host's newest entry"
     elif [[ $status -eq 0 ]]; then
         fail "bound: relaunch-fleet-proxy is $(ct_exec "$receiver" systemctl is-active relaunch-fleet-proxy.service); failed units: ${failed_units:-none}"
+    fi
+}
+
+# The upgrade: the receiver's folder holds, before the install, a file the receiver of before wrote
+# (named by the sender's address, remote-10.213.0.99.journal) of a host fleet-old with a few
+# incidents (tests/bench/journal/generate through this machine's systemd-journal-remote). After the
+# install it is pinned as before-certificates, its hostname enrolled, its incidents still reviewed,
+# and the install said in one line what is left to do.
+legacy_name=10.213.0.99
+legacy_incidents=0
+make_legacy_file() {
+    local dir=$1
+    python3 "$repo/tests/bench/journal/generate" --incidents 2 --noise 1 --seed 35 2>"$logs/legacy.log" |
+        sed 's/^_HOSTNAME=relaunch-bench$/_HOSTNAME=fleet-old/' >"$run/legacy.export" &&
+        /lib/systemd/systemd-journal-remote --split-mode=none --output="$dir/remote-$legacy_name.journal" - \
+            <"$run/legacy.export" >>"$logs/legacy.log" 2>&1 ||
+        { fail "cannot make the receiver's file of before (see $logs/legacy.log)"; return 1; }
+    legacy_machine=$(sed -n 's/^_MACHINE_ID=//p' "$run/legacy.export" | head -n 1)
+}
+
+check_upgrade() {
+    local row json n
+    row=$(ct_exec "$receiver" grep "^$legacy_name " "$remote/fleet-hosts" 2>/dev/null)
+    json=$(ct_exec "$receiver" relaunchctl journal --directory "$remote" --host fleet-old --json 2>"$logs/review-legacy.err")
+    n=$(jq '.incidents | length' <<<"$json" 2>/dev/null)
+    legacy_incidents=${n:-0}
+    if [[ "$row" == "$legacy_name $legacy_machine fleet-old before-certificates" && ${n:-0} -gt 0 &&
+        "$(ct_exec "$receiver" systemctl is-enabled relaunch-fleet-remote@fleet-old.socket)" == enabled ]] &&
+        grep -q "^scripts/install: upgraded: 1 host files of before are kept" "$logs/install-$receiver.log"; then
+        pass "upgrade: the file of before ($legacy_name) is pinned as before-certificates, its $n incidents still reviewed, fleet-old enrolled; the install said: $(grep '^scripts/install: upgraded' "$logs/install-$receiver.log" | cut -c1-140)…"
+    else
+        fail "upgrade: row '${row:-none}', $n incidents of fleet-old, install said: $(grep -c 'upgraded' "$logs/install-$receiver.log") upgrade lines ($logs/review-legacy.err)"
     fi
 }
