@@ -64,7 +64,7 @@ fleet_check_certs() {
         { echo "'$key' is not the key of '$cert'"; return 1; }
 }
 
-# fleet_size SIZE: a size journalctl --vacuum-size takes (512M, 4G, 100K...), or says why not.
+# fleet_check_size SIZE: a size journalctl --vacuum-size takes (512M, 4G, 100K...), or says why not.
 fleet_check_size() {
     [[ "$1" =~ ^[1-9][0-9]*[KMGT]$ ]] && return 0
     echo "--fleet-max-use '$1' is not a size such as 512M or 4G"
