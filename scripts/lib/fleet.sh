@@ -119,6 +119,8 @@ fleet_install_packages() {
     done
     [[ ${#missing[@]} -gt 0 ]] || return 0
     echo "==> apt-get install ${missing[*]}"
+    local www_before=0
+    [[ ! -d /var/www ]] || www_before=1
     before=$(dpkg-query -W -f='${Package}\t${Status}\n' 2>/dev/null | awk -F'\t' '$2 ~ /ok installed/ { print $1 }' | LC_ALL=C sort)
     users_before=$(getent passwd | cut -d: -f1 | LC_ALL=C sort)
     if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; then
@@ -137,6 +139,9 @@ fleet_install_packages() {
     # for relaunch-fleet-proxy alone.
     if [[ " ${missing[*]} " == *" nginx "* ]]; then
         systemctl disable --now nginx.service >/dev/null 2>&1 || true
+        # nginx-common's default page, which its purge leaves: removed with it when it made /var/www.
+        [[ $www_before -eq 0 ]] &&
+            fleet_record_add "nginx-page /var/www/html/index.nginx-debian.html"
     fi
 }
 
@@ -275,5 +280,12 @@ fleet_remove_packages() {
         getent passwd "$name" >/dev/null && userdel "$name"
         getent group "$name" >/dev/null && groupdel "$name"
     done
+    # The default page nginx-common's purge leaves, and /var/www it made for it (when empty).
+    while read -r kind name; do
+        [[ $kind == nginx-page && $name == /var/www/html/index.nginx-debian.html ]] || continue
+        dpkg-query -W -f='${Status}' nginx-common 2>/dev/null | grep -q 'ok installed' && continue
+        rm -f "$name"
+        rmdir --ignore-fail-on-non-empty /var/www/html /var/www 2>/dev/null || true
+    done <<<"$fleet_undo"
     return 0
 }
