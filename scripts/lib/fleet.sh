@@ -140,8 +140,9 @@ fleet_install_packages() {
     if [[ " ${missing[*]} " == *" nginx "* ]]; then
         systemctl disable --now nginx.service >/dev/null 2>&1 || true
         # nginx-common's default page, which its purge leaves: removed with it when it made /var/www.
-        [[ $www_before -eq 0 ]] &&
+        if [[ $www_before -eq 0 ]]; then
             fleet_record_add "nginx-page /var/www/html/index.nginx-debian.html"
+        fi
     fi
 }
 
