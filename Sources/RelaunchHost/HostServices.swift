@@ -17,6 +17,9 @@ struct AppService<App: HostableApp>: Service {
             break
         }
         host.shutDown(reason: quit ? "the user quit" : "asked to stop")
+        if quit && host.takeLingerOnQuit() {
+            try? await Task.sleep(for: AppHost<App>.lingerAfterQuit)  // the linger-on-quit test hook
+        }
     }
 }
 

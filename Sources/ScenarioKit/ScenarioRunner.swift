@@ -111,7 +111,7 @@ package struct ScenarioRunner {
         case .foreground:
             try AppCLIClient(target).foreground()
         case .quit(let force):
-            try AppCLIClient(target).quit(force: force)
+            try AppCLIClient.quit(target, force: force, timeout: timeout)
         case .waitReady:
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .screen:

@@ -207,9 +207,15 @@ extension AppCommand {
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Force quit: discard the saved state, as iOS does.") var force = false
+        @Option(parsing: .unconditional, help: "Give up waiting for the app to exit after this many seconds.")
+        var timeout: Double = 30
+        func validate() throws {
+            try validateTimeout(timeout)
+        }
         func run() async throws {
             try parent.refuseScene(for: "quit")
-            try target.client().quit(force: force)
+            // Returns once the unit has seen the app exit, so a start that follows is not ignored.
+            try AppCLIClient.quit(try target.target(), force: force, timeout: .milliseconds(Int64(timeout * 1000)))
         }
     }
 

@@ -58,6 +58,16 @@ struct CLITests {
             == .notYet("the answering instance is not the unit's current one"))
     }
 
+    @Test("A quit is over once the unit runs no process of the quit instance")
+    func quitIsOver() {
+        for state in ["active", "reloading", "activating", "deactivating"] {
+            #expect(!AppCLIClient.hasExited(activeState: state, invocationID: "abc", quit: "abc"), "\(state)")
+        }
+        #expect(AppCLIClient.hasExited(activeState: "inactive", invocationID: "abc", quit: "abc"))
+        #expect(AppCLIClient.hasExited(activeState: "failed", invocationID: "abc", quit: "abc"))
+        #expect(AppCLIClient.hasExited(activeState: "active", invocationID: "def", quit: "abc"), "another instance runs")
+    }
+
     @Test("a wait looks until the condition holds, counting 'unavailable' as not yet")
     func waitLooksAgain() throws {
         var looks = 0

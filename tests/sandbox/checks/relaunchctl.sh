@@ -121,3 +121,16 @@ check_relaunchctl_kill_during_restore_is_not_a_crash() {
     assert_eq "1" "$(in_sandbox journalctl --since "@$since" -u checkin-demo.service -o cat \
         | grep -c 'the last restore was killed for a permission change, not crashed; restoring again')"
 }
+
+check_relaunchctl_quit_returns_once_the_app_is_gone() {
+    # The app answers Quit before it exits; linger-on-quit makes it stay 2 s after answering, so the
+    # race with a start that follows at once always happens. quit must wait for the exit: a start on a
+    # unit that is still active does nothing, and the app would then exit with nobody to start it.
+    demo_wait_ready
+    demo_call TestHook s linger-on-quit >/dev/null
+    expect_exit 0 in_sandbox relaunchctl app --app checkin-demo quit --force
+    assert_eq inactive "$(unit_prop "$DEMO_UNIT" ActiveState)" "the unit as soon as quit returned"
+    in_sandbox systemctl start "$DEMO_UNIT"
+    demo_wait_ready
+    assert_eq fresh "$(demo_state .launch.outcome)" "the launch after a force quit"
+}
