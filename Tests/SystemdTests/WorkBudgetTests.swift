@@ -119,15 +119,7 @@ struct WorkBudgetTests {
     @Test("Past the waiting room the call is refused with LimitsExceeded, naming who")
     func refusedWithLimitsExceeded() async throws {
         let budget = WorkBudget<Int>("checks", limits: WorkBudgetLimits(runningPerKey: 1, waitingPerKey: 0, running: 1))
-        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
-        let (release, releaseInput) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in
-                enter.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in entered { break }
+        let holder = await Holder(budget)
         do throws(BusError) {
             try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in }
             Issue.record("a call past the waiting room ran")
@@ -135,31 +127,21 @@ struct WorkBudgetTests {
             #expect(error.name == BusError.limitsExceededName)
             #expect(error.message.contains("uid 1"))
         }
-        releaseInput.yield()
-        try await holder.value
+        try await holder.release()
         try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in }
     }
 
     @Test("A waiting task that is cancelled stops waiting and throws")
     func cancelledWaiter() async throws {
         let budget = WorkBudget<Int>("checks", limits: WorkBudgetLimits(runningPerKey: 1, waitingPerKey: 4, running: 1))
-        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
-        let (release, releaseInput) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in
-                enter.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in entered { break }
+        let holder = await Holder(budget)
         let ran = Gauge()
         let waiter = Task {
             try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in ran.counts.withLock { $0.now = 1 } }
         }
         waiter.cancel()
         await #expect(throws: BusError.self) { try await waiter.value }
-        releaseInput.yield()
-        try await holder.value
+        try await holder.release()
         #expect(ran.counts.withLock { $0.now } == 0, "the cancelled waiter never ran")
         #expect(budget.running == 0)
     }
@@ -168,4 +150,30 @@ struct WorkBudgetTests {
 /// Counts shared by the tasks of a test.
 private final class Gauge: Sendable {
     let counts = Mutex((now: 0, most: 0))
+}
+
+/// Holds uid 1's one place in a budget until released.
+private struct Holder {
+    let task: Task<Void, any Error>
+    let releaseInput: AsyncStream<Void>.Continuation
+
+    /// Returns once the place is taken.
+    init(_ budget: WorkBudget<Int>) async {
+        let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseInput) = AsyncStream.makeStream(of: Void.self)
+        self.releaseInput = releaseInput
+        task = Task {
+            try await budget.run(for: 1, describedAs: "uid 1") { () throws(BusError) in
+                enter.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in entered { break }
+    }
+
+    /// Gives the place back and waits until it is.
+    func release() async throws {
+        releaseInput.yield()
+        try await task.value
+    }
 }
