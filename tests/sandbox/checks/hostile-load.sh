@@ -80,9 +80,8 @@ hl_flood_everything() {
 
 check_hostile_load_revocation_is_never_starved() {
     trap hl_stop_floods EXIT
-    demo_wait_ready
     in_sandbox relaunchctl permission set checkin-demo camera allowed >/dev/null
-    demo_wait_ready
+    demo_restart_fresh  # a known start, whatever checks before left on the screen
     demo_open_modal "flooded"
     demo_call Background >/dev/null
     hl_flood_everything
