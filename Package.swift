@@ -52,6 +52,11 @@ let package = Package(
             name: "CSDBus",
             dependencies: ["CSystemd"]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
 
         // MARK: Libraries
         .target(name: "RelaunchContract"),
@@ -82,7 +87,7 @@ let package = Package(
         .target(
             name: "RelaunchctlJournal",
             dependencies: [
-                "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
+                "CSQLite", "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
