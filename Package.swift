@@ -225,7 +225,7 @@ let package = Package(
             // product first), and an executable target's static runtime would ask the test bundle's link
             // for static Testing and XCTest.
             dependencies: [
-                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal",
+                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal", "PermissionStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

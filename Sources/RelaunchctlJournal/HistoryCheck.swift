@@ -42,9 +42,14 @@ struct HistoryCheck {
 
     /// Notes an incident the review read.
     mutating func note(_ incident: Incident) {
-        guard databasePath != nil, incident.machineID.isEmpty || incident.machineID == machineID else { return }
-        seen.insert(Key(app: incident.app, permission: incident.permission, old: incident.oldState,
-                        new: incident.newState, atUSec: incident.changedAtUSec))
+        note(Key(app: incident.app, permission: incident.permission, old: incident.oldState,
+                 new: incident.newState, atUSec: incident.changedAtUSec), machineID: incident.machineID)
+    }
+
+    /// Notes the change of an incident of machine `machineID` (empty when its entry has none).
+    mutating func note(_ change: Key, machineID: String) {
+        guard databasePath != nil, machineID.isEmpty || machineID == self.machineID else { return }
+        seen.insert(change)
     }
 
     /// The history's changes from `sinceUSec` on (of `app` when given) that no noted incident
