@@ -52,11 +52,6 @@ let package = Package(
             name: "CSDBus",
             dependencies: ["CSystemd"]
         ),
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
 
         // MARK: Libraries
         .target(name: "RelaunchContract"),
@@ -87,7 +82,10 @@ let package = Package(
         .target(
             name: "RelaunchctlJournal",
             dependencies: [
-                "CSQLite", "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
+                "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
+                // The system's SQLite alone (GRDB's own module of it), to read permissiond's history:
+                // GRDB itself would bring Foundation into relaunchctl's static runtime.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

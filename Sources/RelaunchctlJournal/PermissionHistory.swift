@@ -1,4 +1,4 @@
-import CSQLite
+import GRDBSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +10,7 @@ import Glibc
 ///
 /// The file is opened read-only (`SQLITE_OPEN_READONLY`), no migration runs, and one read
 /// transaction sees every committed change (WAL), so it never changes what permissiond uses, even
-/// while permissiond runs. SQLite itself, not GRDB: relaunchctl's static runtime has no Foundation.
+/// while permissiond runs. SQLite's C API (GRDB's GRDBSQLite module), not GRDB: relaunchctl's static runtime has no Foundation.
 /// The schema is PermissionStore's (`permission_history`, `pending_kill`).
 enum PermissionHistory {
     /// One stored change, as strings (a database of a later version may hold states this build
