@@ -172,6 +172,30 @@ struct CLITests {
         #expect(none.count == 0 && !none.stopSeen)
     }
 
+    @Test("with journal namespaces, an entry counts until the marker of its own journal, and the count stops at the last marker")
+    func journalCountsAcrossNamespaces() throws {
+        // The marker went to three journals; each journald kept its own order, and an app's entry
+        // sent before the marker was stamped after the default journal's marker.
+        let marker = ["RELAUNCH_SCENARIO_MARKER": "m1", JournalQuery.markerJournalsField: "3"]
+        let entries: [[String: String]] = [
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            marker,
+            ["MESSAGE_ID": "a"],
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            marker.merging(["_NAMESPACE": "relaunch-checkin"]) { $1 },
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-permissiond"],
+            marker.merging(["_NAMESPACE": "relaunch-permissiond"]) { $1 },
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-permissiond"],
+        ]
+        let wanted = JournalQuery.fieldMatches(["MESSAGE_ID=a"])
+        let counted = try JournalQuery.count(in: Entries(entries), matching: wanted, stopAt: ("RELAUNCH_SCENARIO_MARKER", "m1"))
+        #expect(counted.count == 3 && counted.stopSeen)
+        // Not every journal's marker seen yet: not proven.
+        let partial = try JournalQuery.count(in: Entries(Array(entries.prefix(6))), matching: wanted, stopAt: ("RELAUNCH_SCENARIO_MARKER", "m1"))
+        #expect(partial.count == 2 && !partial.stopSeen)
+    }
+
     @Test("FIELD=VALUE matches split at the first '='; one without '=' is left out")
     func matchesParse() {
         let pairs = JournalQuery.fieldMatches(["A=1", "B=x=y", "C=", "broken"])
