@@ -238,11 +238,18 @@ extension AppCommand {
         func run() async throws {
             try parent.refuseScene(for: "state")
             let text = try target.client().state()
+            let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8))
             if json {
+                // The app's JSON as it sent it: JSON holds no raw control character but whitespace.
+                // Text that is not JSON is the app's to fill, so it is refused rather than printed raw.
+                guard state != nil else {
+                    throw CLIError.failed("the app's state is not JSON: \(Echo.quoted(text)); "
+                        + "relaunchctl app state (without --json) prints it as text")
+                }
                 print(text)
                 return
             }
-            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
+            guard let state else {
                 print(TerminalText.escapedLines(text))
                 return
             }
