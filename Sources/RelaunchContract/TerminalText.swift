@@ -67,7 +67,7 @@ package enum TerminalText {
     /// Whether `text` needs no escaping: the common case, checked without building anything.
     private static func isInert(_ text: String, keepingLineFeeds: Bool) -> Bool {
         text.utf8.allSatisfy { byte in
-            (0x20..<0x7F).contains(byte) || keepingLineFeeds && byte == 0x0A
+            (0x20..<0x7F).contains(byte) || (keepingLineFeeds && byte == 0x0A)
         } || text.unicodeScalars.allSatisfy { (keepingLineFeeds && $0 == "\n") || !mustEscape($0) }
     }
 
