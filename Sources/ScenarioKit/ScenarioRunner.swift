@@ -115,7 +115,8 @@ package struct ScenarioRunner {
         case .waitReady:
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .screen:
-            print(try AppCLIClient(target).screen())
+            // The app's screen: its lines kept, anything else it holds escaped, as `app screen` prints it.
+            print(TerminalText.escapedLines(try AppCLIClient(target).screen()))
         case .restartApp:
             try systemd { manager throws(BusError) in try manager.run(.restart, target.unit, timeout: timeout) }
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
@@ -174,7 +175,7 @@ package struct ScenarioRunner {
             switch inner {
             case .tap(let element): try client.tap(element, inScene: session)
             case .type(let field, let text): try client.type(field: field, text: text, inScene: session)
-            default: print(try client.screen(ofScene: session))
+            default: print(TerminalText.escapedLines(try client.screen(ofScene: session)))
             }
         }
     }

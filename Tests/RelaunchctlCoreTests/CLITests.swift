@@ -14,6 +14,17 @@ struct CLITests {
         #expect(errorLine("OVERVIEW: relaunchctl\n\nUSAGE: x\n") == "relaunchctl: OVERVIEW: relaunchctl\n\nUSAGE: x\n")
     }
 
+    @Test("an error that quotes an app or the bus is inert: its control characters escaped, an Echo quote kept as it is")
+    func errorLinesAreInert() {
+        let app = cliError(BusError(name: "org.relaunch.App1.Error.InvalidInput", message: "no field '\u{1B}]0;pwned\u{07}'"),
+                           talkingTo: "checkin-demo", hint: "h")
+        #expect(errorLine(app.message) == #"relaunchctl: checkin-demo: no field '\x1b]0;pwned\a'"# + "\n")
+        #expect(errorLine("tab\there, DEL\u{7F}, CSI\u{9B}") == #"relaunchctl: tab\there, DEL\x7f, CSI\xc2\x9b"# + "\n")
+        // Echo's own escapes pass through unchanged: escaping again changes nothing.
+        let quoted = "unknown app \(Echo.quoted("a\u{7}b"))"
+        #expect(errorLine(quoted) == "relaunchctl: " + quoted + "\n")
+    }
+
     @Test("bus failures map to the contract's exit codes: 77 refused, 69 unreachable, 2 bad arguments, 1 other")
     func busFailures() {
         let denied = cliError(BusError(name: BusError.accessDeniedName, message: "uid 1000 may not"), talkingTo: "permissiond", hint: "h")
