@@ -83,6 +83,9 @@ let package = Package(
             name: "RelaunchctlJournal",
             dependencies: [
                 "JournalReview", "RelaunchContract", "RelaunchctlCore", "Systemd",
+                // The system's SQLite alone (GRDB's own module of it), to read permissiond's history:
+                // GRDB itself would bring Foundation into relaunchctl's static runtime.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -220,7 +223,7 @@ let package = Package(
             // product first), and an executable target's static runtime would ask the test bundle's link
             // for static Testing and XCTest.
             dependencies: [
-                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal",
+                "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal", "PermissionStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

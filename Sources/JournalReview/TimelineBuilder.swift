@@ -28,6 +28,10 @@ package struct TimelineBuilder: Sendable {
     private var hostOfOpen: [Int: Host] = [:]
     /// The invocation that was running when each open incident's kill landed, once systemd saw it exit.
     private var exitedInvocation: [Int: String] = [:]
+    /// The invocation each open incident's kill entry says it killed (`KILLED_INVOCATION_ID`): the
+    /// relaunched instance's entries join by it when systemd's own entries are gone (a flood of the
+    /// default journal rotates them away; permissiond's and the app's are in namespaces of their own).
+    private var killedInvocation: [Int: String] = [:]
 
     /// Creates an empty builder.
     package init() {}
@@ -100,6 +104,7 @@ package struct TimelineBuilder: Sendable {
                   !incidents[number - taken].events.contains(where: { $0.kind == .killSent })
             else { return }
             incidents[number - taken].unit = record["UNIT"]
+            if let killed = record.fields["KILLED_INVOCATION_ID"], !killed.isEmpty { killedInvocation[number] = killed }
             append(.killSent, record, to: number, keeping: ["UNIT", "SIGNAL", "PERMISSION"])
             return
         }
@@ -162,6 +167,7 @@ package struct TimelineBuilder: Sendable {
         let number = taken + incidents.count - 1
         if let superseded = open.updateValue(number, forKey: AppOnMachine(machine: record.machineID, app: app)) {
             exitedInvocation[superseded] = nil
+            killedInvocation[superseded] = nil
             hostOfOpen[superseded] = nil
         }
         hostOfOpen[number] = Host(record)
@@ -187,8 +193,10 @@ package struct TimelineBuilder: Sendable {
     }
 
     private mutating func addAppRecord(_ record: JournalRecord, to number: Int) {
-        // Only the instance started after the kill belongs to the relaunch.
-        guard let exited = exitedInvocation[number], record.invocationID != exited else { return }
+        // Only the instance started after the kill belongs to the relaunch: after the one systemd saw
+        // exit, or else after the one permissiond says it killed.
+        guard let exited = exitedInvocation[number] ?? killedInvocation[number], record.invocationID != exited
+        else { return }
         let events = incidents[number - taken].events
         if !events.contains(where: { $0.invocationID == record.invocationID && $0.kind != .ready }) {
             append(.processStarted, record, to: number, keeping: ["_PID"])
@@ -217,6 +225,7 @@ package struct TimelineBuilder: Sendable {
         else { return }
         open = open.filter { $0.value != number }
         exitedInvocation[number] = nil
+        killedInvocation[number] = nil
         hostOfOpen[number] = nil
     }
 

@@ -54,7 +54,9 @@ package struct TimelineJSONWriter: Sendable {
     }
 
     /// The end of the incidents, the summary and the document's closing brace (no newline after it).
-    package func end(_ summary: TimelineSummary, into out: inout [UInt8]) {
+    /// `missingFromJournal`: how many changes of permissiond's history the journal lacks, when the
+    /// review could compare (the summary's `missingFromJournal`; left out when nil).
+    package func end(_ summary: TimelineSummary, missingFromJournal: Int? = nil, into out: inout [UInt8]) {
         out.append(contentsOf: "\n  ],\n  \"summary\" : ".utf8)
         var members = Members.open(level: 1, &out)
         members.key("byApp", &out)
@@ -83,6 +85,10 @@ package struct TimelineJSONWriter: Sendable {
         Self.number(UInt64(summary.incidents), &out)
         members.key("kills", &out)
         Self.number(UInt64(summary.kills), &out)
+        if let missingFromJournal {
+            members.key("missingFromJournal", &out)
+            Self.number(UInt64(missingFromJournal), &out)
+        }
         members.key("relaunchMedianUSec", &out)
         Self.optionalNumber(summary.relaunchMedianUSec, &out)
         members.key("relaunchP95USec", &out)

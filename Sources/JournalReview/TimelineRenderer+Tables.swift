@@ -1,3 +1,5 @@
+import RelaunchContract
+
 extension TimelineRenderer {
     /// The per-host and per-app tables of a review of more than one host, worst first
     /// (``TimelineTotals/isWorse(than:)``), each ending in a blank line; empty for one host.
@@ -13,7 +15,8 @@ extension TimelineRenderer {
     /// fleet-0002           3      3         1         2         412.3 ms   980.0 ms  (corrupt 1, force-quit 1)
     /// ```
     static func table(_ kind: String, _ groups: [String: TimelineTotals]) -> String {
-        let rows = TimelineTotals.worstFirst(groups)
+        // Names (a host's, an app's) and discard reasons come from the journal: escaped before padding.
+        let rows = TimelineTotals.worstFirst(groups).map { (name: TerminalText.escaped($0.name), totals: $0.totals) }
         let width = max(kind.count, rows.map(\.name.count).max() ?? 0) + 2
         var out = pad(kind, width) + right("incidents", 10) + right("kills", 7) + right("restores", 10)
             + right("discards", 10) + right("relaunch median", 17) + right("p95", 11) + "\n"
@@ -24,7 +27,7 @@ extension TimelineRenderer {
             out += right(totals.relaunchP95USec.map(milliseconds) ?? "-", 11)
             if totals.discards > 0 {
                 let reasons = totals.discardsByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                out += "  (" + reasons.joined(separator: ", ") + ")"
+                out += TerminalText.escaped("  (" + reasons.joined(separator: ", ") + ")")
             }
             out += "\n"
         }

@@ -1,4 +1,9 @@
+import RelaunchContract
+
 /// Draws incidents as text for people and as JSON for scripts.
+///
+/// Every field in the text came from the journal (a remote host's too): each line that holds one is
+/// escaped as a whole (``TerminalText``), a table's names before they are padded.
 package enum TimelineRenderer {
     /// The timeline as text: one block per incident (naming its host when the incidents are of more
     /// than one), then the summary line, the per-host and per-app tables of a fleet, and what was left out.
@@ -17,14 +22,14 @@ package enum TimelineRenderer {
     /// One incident's block, numbered from 1: its header (with its host when `showHost`), a line per
     /// step, the relaunch, a blank line.
     package static func text(_ incident: Incident, number: Int, showHost: Bool = false) -> String {
-        var out = header(incident, number: number, showHost: showHost) + "\n"
+        var out = TerminalText.escaped(header(incident, number: number, showHost: showHost)) + "\n"
         for event in incident.events {
             out += "  " + pad("+" + seconds(event.sinceChangeUSec), 10) + pad(label(event.kind), 22)
-            out += describe(event) + "\n"
+            out += TerminalText.escaped(describe(event)) + "\n"
         }
         if let relaunch = incident.relaunchUSec {
             out += "  relaunch: \(milliseconds(relaunch)) from exit to ready"
-            out += ", outcome \(incident.launchOutcome ?? "unknown")\n"
+            out += ", outcome \(TerminalText.escaped(incident.launchOutcome ?? "unknown"))\n"
         } else if incident.killDecided {
             out += "  (no relaunch seen yet)\n"
         }
@@ -45,7 +50,7 @@ package enum TimelineRenderer {
             line += "; relaunch median \(milliseconds(median)), p95 \(milliseconds(p95))"
         }
         if let scenes = scenesPhrase(summary.all) { line += "; scene sessions: " + scenes }
-        return line
+        return TerminalText.escaped(line)
     }
 
     /// `2 restored, 1 discarded (corrupt 1), 1 fresh`, or nil when no relaunch logged scene sessions.

@@ -16,29 +16,51 @@ import Glibc
 ///
 /// A unique name is never given to another connection while the bus runs, so an identity is looked
 /// up once per connection and remembered (an app that reads many times pays one lookup); lookups
-/// for the same name that overlap share one. Forgotten after a reconnect and when the directory
-/// grows past ``capacity``.
+/// for the same name that overlap share one. Only answers are remembered: a lookup that failed (the
+/// bus or systemd did not answer, or the budget refused it) is asked again at the caller's next
+/// call. Forgotten after a reconnect and when the directory grows past ``capacity``.
+///
+/// Lookups are admitted by budget (docs/DESIGN.md, "Budgets for strangers"): the credentials
+/// question, asked before anyone's uid is known, by ``credentialLimits`` (all callers share it, and
+/// dbus-daemon answers it itself in microseconds); the unit question, asked only for callers that
+/// are not root, per uid by ``unitLimits``. Together they stay below dbus-daemon's 128 pending
+/// replies per connection on the link they use, which serves nothing else.
 package final class CallerDirectory: Sendable {
     private struct Known {
         /// Identities looked up.
         var resolved: [String: PermissionStore.Caller] = [:]
         /// Lookups on their way, shared by every call from the same name that comes meanwhile.
-        var looking: [String: Task<PermissionStore.Caller, Never>] = [:]
+        var looking: [String: Task<Result<PermissionStore.Caller, BusError>, Never>] = [:]
     }
 
     /// What the directory has for a name: its identity, or the lookup on its way.
     private enum Found {
         case known(PermissionStore.Caller)
-        case lookup(Task<PermissionStore.Caller, Never>)
+        case lookup(Task<Result<PermissionStore.Caller, BusError>, Never>)
     }
 
     private let link: BusLink
     private let known = Mutex(Known())
+    /// The credentials questions, before anyone's uid is known: one key, first come first served.
+    private let credentialBudget: WorkBudget<Int>
+    /// The unit questions, per uid.
+    private let unitBudget: WorkBudget<UInt32>
     package static let capacity = 4096
     static let callTimeout: Duration = .seconds(5)
+    /// 32 credentials questions on their way at once; the others wait their turn (a queue as long as
+    /// the bus has connections: dbus-daemon's system bus allows 2048 completed connections).
+    package static let credentialLimits = WorkBudgetLimits(runningPerKey: 32, waitingPerKey: 4096, running: 32)
+    /// 4 unit questions of one uid at once, 256 waiting (as many as its connections may be), 32 in all.
+    package static let unitLimits = WorkBudgetLimits(runningPerKey: 4, waitingPerKey: 256, running: 32)
 
-    package init(link: BusLink) {
+    /// Looks callers up over `link`, a connection used for nothing else.
+    package init(
+        link: BusLink, credentialLimits: WorkBudgetLimits = CallerDirectory.credentialLimits,
+        unitLimits: WorkBudgetLimits = CallerDirectory.unitLimits
+    ) {
         self.link = link
+        credentialBudget = WorkBudget("caller lookups", limits: credentialLimits)
+        unitBudget = WorkBudget("caller lookups", limits: unitLimits)
     }
 
     /// The identity of `sender` when it is already known (no waiting), else nil.
@@ -47,30 +69,36 @@ package final class CallerDirectory: Sendable {
         return known.withLock { $0.resolved[sender] }
     }
 
-    /// The identity of `sender`; unknown parts (the bus could not tell) stay nobody and no unit.
-    package func identity(of sender: String?) async -> PermissionStore.Caller {
+    /// The identity of `sender`.
+    ///
+    /// - Throws: ``BusError`` when the bus or systemd could not tell (not answered in time, or the
+    ///   lookup budget refused it); nothing is remembered then.
+    package func identity(of sender: String?) async throws(BusError) -> PermissionStore.Caller {
         guard let sender else { return PermissionStore.Caller(uid: UInt32.max) }
-        let link = link
         let found = known.withLock { known -> Found in
             if let caller = known.resolved[sender] { return .known(caller) }
             if let task = known.looking[sender] { return .lookup(task) }
-            let task = Task {
-                let caller = await Self.lookUp(sender, over: link)
+            let task = Task { () -> Result<PermissionStore.Caller, BusError> in
+                let result: Result<PermissionStore.Caller, BusError>
+                do throws(BusError) {
+                    result = .success(try await self.lookUp(sender))
+                } catch {
+                    result = .failure(error)
+                }
                 self.known.withLock { known in
                     known.looking[sender] = nil
-                    // A caller the bus could not tell anything of is asked again next time.
-                    guard caller.uid != UInt32.max else { return }
+                    guard case .success(let caller) = result else { return }
                     if known.resolved.count >= Self.capacity { known.resolved = [:] }
                     known.resolved[sender] = caller
                 }
-                return caller
+                return result
             }
             known.looking[sender] = task
             return .lookup(task)
         }
         switch found {
         case .known(let caller): return caller
-        case .lookup(let task): return await task.value
+        case .lookup(let task): return try await task.value.get()
         }
     }
 
@@ -78,18 +106,18 @@ package final class CallerDirectory: Sendable {
     package func forgetAll() { known.withLock { $0 = Known() } }
 
     /// Asks the bus for the caller's credentials, then systemd for its unit (not for root: root
-    /// reads and changes everything anyway).
-    package static func lookUp(_ sender: String, over link: BusLink) async -> PermissionStore.Caller {
-        var caller = PermissionStore.Caller(uid: UInt32.max, busName: sender)
-        let credentials: (uid: UInt32, pid: UInt32)
-        do throws(BusError) {
-            credentials = try await connectionCredentials(sender, over: link)
-        } catch {
-            return caller
+    /// reads and changes everything anyway), each within its budget.
+    func lookUp(_ sender: String) async throws(BusError) -> PermissionStore.Caller {
+        let link = link
+        let credentials = try await credentialBudget.run(for: 0, describedAs: "the bus") { () throws(BusError) in
+            try await Self.connectionCredentials(sender, over: link)
         }
-        caller.uid = credentials.uid
-        guard asksForUnit(uid: credentials.uid, pid: credentials.pid) else { return caller }
-        caller.unit = await unit(of: credentials.pid, sender: sender, over: link)
+        var caller = PermissionStore.Caller(uid: credentials.uid, busName: sender)
+        guard Self.asksForUnit(uid: credentials.uid, pid: credentials.pid) else { return caller }
+        caller.unit = try await unitBudget.run(for: credentials.uid, describedAs: "uid \(credentials.uid)") {
+            () throws(BusError) in
+            try await Self.unit(of: credentials.pid, sender: sender, over: link)
+        }
         return caller
     }
 
@@ -119,28 +147,38 @@ package final class CallerDirectory: Sendable {
         return (uid, pid)
     }
 
-    /// The unit systemd puts `pid` in, if that pid is still the caller's process throughout.
-    private static func unit(of pid: UInt32, sender: String, over link: BusLink) async -> String? {
+    /// The unit systemd puts `pid` in, if that pid is still the caller's process throughout; nil
+    /// when systemd says it is in no unit, or the process or its connection is gone.
+    ///
+    /// - Throws: ``BusError`` when systemd or the bus did not answer: not an answer to remember.
+    private static func unit(of pid: UInt32, sender: String, over link: BusLink) async throws(BusError) -> String? {
         guard let process = try? ProcessHandle(pid: Int32(bitPattern: pid)) else { return nil }  // gone already
+        let path: String
         do throws(BusError) {
-            let path = try await link.callAsync(
+            path = try await link.callAsync(
                 destination: SystemdManager.destination, path: SystemdManager.path, interface: SystemdManager.managerInterface,
                 member: "GetUnitByPID", arguments: [.uint32(pid)], timeout: callTimeout
             ).string(at: 0)
-            // The process systemd looked at must still be the one the pidfd holds (a pidfd turns
-            // readable when its process exits, so its pid cannot have been reused while it is not)...
-            guard process.isAlive else { return nil }
-            // ...and the caller's connection must still be open. Its pid cannot have changed: the
-            // bus daemon records a connection's credentials once, when it connects, and never gives
-            // its unique name to another connection; so the name's owner is the process asked about.
-            let stillConnected = try await link.callAsync(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                member: "NameHasOwner", arguments: [.string(sender)], timeout: callTimeout
-            ).bool(at: 0)
-            guard stillConnected else { return nil }
-            return SystemdManager.unitName(fromObjectPath: path)
-        } catch {
+        } catch where isAnswerOfNoUnit(error) {
             return nil
         }
+        // The process systemd looked at must still be the one the pidfd holds (a pidfd turns
+        // readable when its process exits, so its pid cannot have been reused while it is not)...
+        guard process.isAlive else { return nil }
+        // ...and the caller's connection must still be open. Its pid cannot have changed: the
+        // bus daemon records a connection's credentials once, when it connects, and never gives
+        // its unique name to another connection; so the name's owner is the process asked about.
+        let stillConnected = try await link.callAsync(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameHasOwner", arguments: [.string(sender)], timeout: callTimeout
+        ).bool(at: 0)
+        guard stillConnected else { return nil }
+        return SystemdManager.unitName(fromObjectPath: path)
+    }
+
+    /// Whether systemd's error to GetUnitByPID is its answer "that pid is in no unit" (or is no
+    /// process it knows), which is worth remembering, rather than a failure to answer.
+    package static func isAnswerOfNoUnit(_ error: BusError) -> Bool {
+        error.name == "org.freedesktop.systemd1.NoUnitForPID" || error.name == "org.freedesktop.systemd1.NoSuchProcess"
     }
 }

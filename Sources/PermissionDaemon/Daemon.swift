@@ -76,21 +76,31 @@ package struct Daemon: Sendable {
             }
         }
 
-        // Calls to systemd and polkit go over a link of their own: processed from the start (an
-        // unprocessed connection is dropped by dbus-daemon after 30 s) and reopened when the bus or
-        // systemd went away. Never the serving connection, whose thread must stay free for reads.
-        let link = BusLink()
+        // Outgoing calls go over links of their own, each processed from the start (an unprocessed
+        // connection is dropped by dbus-daemon after 30 s) and reopened when the bus or its peer went
+        // away; never the serving connection, whose thread must stay free for reads. Three links,
+        // because dbus-daemon lets one connection wait for at most 128 replies: the writer's calls to
+        // systemd (the running instance, KillUnit, ResetFailedUnit) have a link that only trusted
+        // work reaches, so no stranger's traffic can fill it; the caller lookups and the polkit
+        // checks, done for anyone who calls, each have one, filled only as far as their budgets let
+        // (docs/DESIGN.md, "Budgets for strangers").
+        let systemdLink = BusLink()
+        let lookupLink = BusLink()
+        let polkitLink = BusLink()
         let hooks = Self.testHooksEnabled(environment: environment) ? TestHooks() : nil
-        let systemd = SystemdUnitController(link: link)
+        let systemd = SystemdUnitController(link: systemdLink)
+        let authorizer = PolkitAuthorizer(authority: PolkitAuthority(link: polkitLink))
         let service = PermissionService(
             database: store, configuration: configuration,
             units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
-            authorizer: PolkitAuthorizer(authority: PolkitAuthority(link: link)))
+            authorizer: authorizer)
         let server = PermissionsBusServer(
-            service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: link)
+            service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: lookupLink,
+            forgetNames: { authorizer.forgetRefusals() })
         let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
             service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
             systemd.kills.forgetLimits()  // the units' start limits are read again at the next kill
+            authorizer.forgetRefusals()  // polkit's rules or groups may have changed too
             return service.configuration.apps
         }
         let group = ServiceGroup(
@@ -109,7 +119,7 @@ package struct Daemon: Sendable {
         } catch {
             throw DaemonError("stopped serving \(BusNames.Permissions.service): \(error)")
         }
-        link.close()
+        for link in [systemdLink, lookupLink, polkitLink] { link.close() }
         logger.notice("stopped serving \(BusNames.Permissions.service)")
     }
 }

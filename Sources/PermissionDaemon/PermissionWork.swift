@@ -10,6 +10,8 @@ package import PermissionStore
 package final class PermissionWork: Sendable {
     /// A call's answer, sent when it is known.
     package typealias Reply = @Sendable (Result<PermissionReply, PermissionServiceError>) -> Void
+    /// Who the caller is (``CallerDirectory``); throws when that could not be learned now.
+    package typealias Identify = @Sendable () async throws(PermissionServiceError) -> Caller
 
     package let service: PermissionService
     package let writer = Writer()
@@ -54,7 +56,7 @@ package final class PermissionWork: Sendable {
     /// Takes a write: learns who `identify` says the caller is, asks the authorizer, then queues
     /// the change on the writer, which answers through `reply` and performs the effects.
     package func write(
-        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
         take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { caller in
@@ -72,7 +74,7 @@ package final class PermissionWork: Sendable {
     /// Takes a read that needs the caller looked up and, unless it is root or the app itself,
     /// polkit's word; answers from memory once allowed.
     package func read(
-        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
         take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
@@ -86,15 +88,15 @@ package final class PermissionWork: Sendable {
     /// Starts a call task that identifies and authorizes the caller, then runs `allowed`: its
     /// answer is sent, or nil when it answers later itself (and then calls `whenAnswered` itself).
     private func take(
-        _ request: PermissionRequest, interactive: Bool, identify: @escaping @Sendable () async -> Caller,
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void,
         allowed: @escaping @Sendable (Caller) -> Result<PermissionReply, PermissionServiceError>?
     ) {
         let taken = calls.start {
-            var caller = await identify()
-            caller.interactive = interactive
             let answer: Result<PermissionReply, PermissionServiceError>?
             do throws(PermissionServiceError) {
+                var caller = try await identify()
+                caller.interactive = interactive
                 try await self.service.authorize(request, caller: caller)
                 answer = allowed(caller)
             } catch {

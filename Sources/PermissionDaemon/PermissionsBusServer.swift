@@ -52,10 +52,18 @@ package struct PermissionsBusServer: Service {
 
     /// The most calls one caller (unique bus name) may have waiting for an answer at once.
     static let pendingPerCaller = 16
-    /// Where callers' identities are looked up, and polkit and systemd are asked.
+    /// Where callers' identities are looked up: a link that serves nothing else.
     let link: BusLink
 
-    package init(service: PermissionService, notifier: ServiceNotifier, logger: Logger, testHooks: TestHooks?, link: BusLink) {
+    /// Forgets what was remembered of callers by their unique names elsewhere (polkit's refusals):
+    /// run at every (re)connect, since a new bus daemon gives the same names to other connections.
+    let forgetNames: @Sendable () -> Void
+
+    package init(
+        service: PermissionService, notifier: ServiceNotifier, logger: Logger, testHooks: TestHooks?, link: BusLink,
+        forgetNames: @escaping @Sendable () -> Void = {}
+    ) {
+        self.forgetNames = forgetNames
         self.service = service
         self.notifier = notifier
         self.logger = logger
@@ -85,11 +93,13 @@ package struct PermissionsBusServer: Service {
         let notifier = notifier
         let callers = CallerDirectory(link: link)
         let pending = PendingCalls(limit: Self.pendingPerCaller)
+        let forgetNames = forgetNames
         try await work.run {
             try await cancelWhenGracefulShutdown {
                 try await serving.run { connection, first in
                     work.effects.use(connection)
                     callers.forgetAll()
+                    forgetNames()
                     let read: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
                         try Self.read(call, reply, work: work, callers: callers, pending: pending)
                     }
@@ -159,12 +169,19 @@ package struct PermissionsBusServer: Service {
         return nil
     }
 
+    /// The answer to a call whose caller could not be looked up: LimitsExceeded when the lookup
+    /// budget refused it (the caller has too many waiting), else Failed; either way try again.
+    static func unidentified(_ error: BusError) -> PermissionServiceError {
+        let text = "could not learn who the caller is (\(error.message)); nothing was read or changed: try again"
+        return error.name == BusError.limitsExceededName ? .limitsExceeded(text) : .failed(text)
+    }
+
     /// Counts the call against its sender's limit and hands it to `take` (``PermissionWork``'s read
     /// or write), which answers through `reply` and frees the count once answered.
     private static func hand(
         _ request: PermissionRequest, _ call: BusMethodCall, _ reply: BusPendingReply,
         to take: (
-            PermissionRequest, Bool, @escaping @Sendable () async -> Caller, @escaping PermissionWork.Reply,
+            PermissionRequest, Bool, @escaping PermissionWork.Identify, @escaping PermissionWork.Reply,
             @escaping @Sendable () -> Void
         ) -> Void,
         callers: CallerDirectory, pending: PendingCalls
@@ -172,7 +189,14 @@ package struct PermissionsBusServer: Service {
         let ticket = try pending.admit(call.sender)
         let sender = call.sender
         take(
-            request, call.allowsInteractiveAuthorization, { await callers.identity(of: sender) },
+            request, call.allowsInteractiveAuthorization,
+            { () throws(PermissionServiceError) in
+                do throws(BusError) {
+                    return try await callers.identity(of: sender)
+                } catch {
+                    throw Self.unidentified(error)
+                }
+            },
             { reply.send($0.map(\.busReply).mapError(\.busError)) }, { pending.release(ticket) })
     }
 }

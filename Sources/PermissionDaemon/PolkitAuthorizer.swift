@@ -8,6 +8,12 @@ package import Systemd
 /// (the service lets root and the app itself through first) need `org.relaunch.permissions.read`.
 /// polkit is asked without holding the link's connection, so a prompt that nobody answers holds
 /// up its own caller and nobody else, until ``PolkitAuthority/interactiveTimeout``.
+///
+/// polkit is asked through a ``PolkitGate``: a budget per uid (a stranger who floods waits behind
+/// its own checks, so the checks of others, a member of `relaunch` or an administrator
+/// authenticating, get the next free place), and a refusal remembered per connection and answered
+/// at a pace, so a flood neither loads polkit (which systemd asks whether permissiond may kill)
+/// nor spins the bus.
 package struct PolkitAuthorizer: Authorizer {
     /// The action for Set and Reset.
     package static let changeAction = "org.relaunch.permissions.set"
@@ -15,11 +21,20 @@ package struct PolkitAuthorizer: Authorizer {
     package static let readAction = "org.relaunch.permissions.read"
 
     /// Who answers: polkit over the bus (``PolkitAuthority``), or a stand-in in unit tests.
-    let authority: any PolkitChecking
+    let gate: PolkitGate
 
-    package init(authority: any PolkitChecking) {
-        self.authority = authority
+    /// 4 checks of one uid at once (an unanswered prompt holds one for up to 25 s), 64 in all: below
+    /// dbus-daemon's 128 pending replies on the link that carries them. 4096 waiting per uid: as
+    /// many calls as one uid can have pending here (256 connections, dbus-daemon's bound per user,
+    /// times 16 per connection), so a flooder's calls wait instead of being refused and sent again.
+    package static let limits = WorkBudgetLimits(runningPerKey: 4, waitingPerKey: 4096, running: 64)
+
+    package init(authority: any PolkitChecking, limits: WorkBudgetLimits = PolkitAuthorizer.limits) {
+        gate = PolkitGate(polkit: authority, limits: limits)
     }
+
+    /// Forgets the refusals remembered per connection (after a reconnect or a reload).
+    package func forgetRefusals() { gate.forgetAll() }
 
     package func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
         if caller.uid == 0 { return }
@@ -37,7 +52,9 @@ package struct PolkitAuthorizer: Authorizer {
         }
         let answer: PolkitVerdict
         do throws(BusError) {
-            answer = try await authority.check(action: action, busName: name, interactive: caller.interactive)
+            answer = try await gate.check(action: action, busName: name, uid: caller.uid, interactive: caller.interactive)
+        } catch where error.name == BusError.limitsExceededName {
+            throw .limitsExceeded("\(error.message) (\(what))")
         } catch {
             throw .accessDenied(
                 "uid \(caller.uid) is not root and polkit could not be asked (\(error.message)); "
@@ -50,30 +67,5 @@ package struct PolkitAuthorizer: Authorizer {
         case .denied: how = "add the user to the group 'relaunch', or run as root"
         }
         throw .accessDenied("uid \(caller.uid) is not authorized for \(action) (\(what)); \(how)")
-    }
-}
-
-/// polkit's answer for one caller and action.
-package enum PolkitVerdict: Sendable, Hashable {
-    /// The caller may do it.
-    case authorized
-    /// The caller could, after authenticating (not authorized yet).
-    case challenge
-    /// The caller may not.
-    case denied
-}
-
-/// Asks polkit whether a bus client may do an action (``PolkitAuthority`` over the system bus).
-package protocol PolkitChecking: Sendable {
-    /// polkit's answer for `busName` and `action`.
-    ///
-    /// - Throws: ``BusError`` when polkit cannot be asked or did not answer in time.
-    func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict
-}
-
-extension PolkitAuthority: PolkitChecking {
-    package func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict {
-        let answer: Answer = try await check(action: action, busName: busName, interactive: interactive)
-        return answer.isAuthorized ? .authorized : answer.isChallenge ? .challenge : .denied
     }
 }

@@ -158,6 +158,8 @@ struct App1Server<App: HostableApp>: Sendable {
         switch name {
         case "hang":
             host.hang()
+        case "linger-on-quit":
+            host.lingerOnNextQuit()
         case "crash-next-restore", "stall-next-restore":
             let stall = name == "stall-next-restore"
             do {
@@ -175,5 +177,5 @@ struct App1Server<App: HostableApp>: Sendable {
 /// What every App1 server shares, whatever the app.
 enum App1Members {
     static let notSupportedName = "org.freedesktop.DBus.Error.NotSupported"
-    static let testHooks = ["hang", "crash-next-restore", "stall-next-restore"]
+    static let testHooks = ["hang", "crash-next-restore", "stall-next-restore", "linger-on-quit"]
 }

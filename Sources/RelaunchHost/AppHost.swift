@@ -26,6 +26,9 @@ final class AppHost<App: HostableApp>: Sendable {
     }
 
     private let core: Mutex<Core>
+    /// The `linger-on-quit` test hook: the next quit exits ``lingerAfterQuit`` after answering.
+    private let lingering = Mutex(false)
+    static var lingerAfterQuit: Duration { .seconds(2) }
     let configuration: HostConfiguration
     private let savedState: SavedState
     private let data: AppData
@@ -148,6 +151,22 @@ final class AppHost<App: HostableApp>: Sendable {
     /// then the calling thread (the bus loop, which pings the watchdog) waits for that lock. Nothing
     /// stops the pings but the stuck loop itself, so systemd's watchdog aborting the process proves
     /// that the watchdog watches the loop that serves.
+    /// Arms the `linger-on-quit` test hook: the process that answers the next Quit stays for
+    /// ``lingerAfterQuit`` before it exits, as a slow shutdown would (the race between a quit and
+    /// a start that follows at once, made sure to happen).
+    func lingerOnNextQuit() {
+        lingering.withLock { $0 = true }
+        logger.warning("test hook: the next quit exits \(Self.lingerAfterQuit) after it is answered")
+    }
+
+    /// Whether the next quit lingers (the hook is used up).
+    func takeLingerOnQuit() -> Bool {
+        lingering.withLock { armed in
+            defer { armed = false }
+            return armed
+        }
+    }
+
     func hang() {
         logger.warning("test hook: deadlocking the bus loop; the watchdog will abort this instance")
         let taken = DispatchSemaphore(value: 0)

@@ -17,6 +17,9 @@ struct AppService<App: HostableApp>: Service {
             break
         }
         host.shutDown(reason: quit ? "the user quit" : "asked to stop")
+        if quit && host.takeLingerOnQuit() {
+            try? await Task.sleep(for: AppHost<App>.lingerAfterQuit)  // the linger-on-quit test hook
+        }
     }
 }
 
@@ -51,6 +54,7 @@ struct BusService<App: HostableApp>: Service {
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
         try await cancelWhenGracefulShutdown {
             try await serving.run { connection, _ in
+                authorizer.gate.forgetAll()  // a new bus daemon gives the same names to other connections
                 let answer: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
                     try interface.handle(call)
                 }
@@ -86,27 +90,42 @@ struct BusService<App: HostableApp>: Service {
 
 /// Asks polkit, without holding any bus connection, whether a non-root caller may drive the app
 /// or read its screen and state (`org.relaunch.app.drive`), then runs the call and answers.
+///
+/// polkit is asked through a ``PolkitGate``, as permissiond asks it: a budget per uid, so a
+/// stranger who calls in a flood waits behind its own checks and the link to polkit never holds
+/// more than dbus-daemon allows (128); and refusals remembered per connection and answered at a
+/// pace, so the flood loads neither polkit nor the app's serving thread.
 struct AppDriveAuthorizer: Sendable {
     static let action = "org.relaunch.app.drive"
-    let authority: PolkitAuthority
+    let gate: PolkitGate
+
+    /// 4 checks of one uid at once, 32 in all; 4096 waiting per uid (256 connections of 16 calls).
+    static let limits = WorkBudgetLimits(runningPerKey: 4, waitingPerKey: 4096, running: 32)
+
+    init(authority: PolkitAuthority, limits: WorkBudgetLimits = AppDriveAuthorizer.limits) {
+        gate = PolkitGate(polkit: authority, limits: limits)
+    }
 
     func authorize(
         _ call: BusMethodCall, _ pending: BusPendingReply,
         then input: @escaping @Sendable () throws(BusError) -> BusReply
     ) {
-        let authority = authority
+        let gate = gate
         Task {
             let result: Result<BusReply, BusError>
             do throws(BusError) {
                 guard let name = call.sender else { throw .accessDenied("the bus did not name the caller") }
-                let answer: PolkitAuthority.Answer
+                let uid = call.senderUID ?? UInt32.max
+                let answer: PolkitVerdict
                 do throws(BusError) {
-                    answer = try await authority.check(
-                        action: Self.action, busName: name, interactive: call.allowsInteractiveAuthorization)
+                    answer = try await gate.check(
+                        action: Self.action, busName: name, uid: uid, interactive: call.allowsInteractiveAuthorization)
+                } catch where error.name == BusError.limitsExceededName {
+                    throw error
                 } catch {
                     throw .accessDenied("polkit could not be asked (\(error.message)); run as root")
                 }
-                guard answer.isAuthorized else {
+                guard answer == .authorized else {
                     throw .accessDenied(
                         "not authorized for \(Self.action); run as root or as a member of the group 'relaunch'")
                 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import RelaunchContract
 import Systemd
 
 /// A failure the user sees: one line saying what failed and what to do, and the exit code.
@@ -33,9 +34,11 @@ package func printError(_ message: String) {
 }
 
 /// "relaunchctl: message" and a newline: one error, one line. A usage text keeps its lines,
-/// anything else has its line breaks (any of Unicode's, "\r\n" too) folded into spaces.
+/// anything else has its line breaks (any of Unicode's, "\r\n" too) folded into spaces and every
+/// other control character escaped (``TerminalText``): a message may quote what an app, the bus or
+/// the journal said.
 package func errorLine(_ message: String) -> String {
-    let folded = message.hasPrefix("OVERVIEW:") ? message : StandardError.oneLine(message)
+    let folded = message.hasPrefix("OVERVIEW:") ? message : TerminalText.escaped(StandardError.oneLine(message))
     let line = "relaunchctl: " + folded
     return line.hasSuffix("\n") ? line : line + "\n"
 }

@@ -112,6 +112,39 @@ package struct AppCLIClient {
         }
     }
 
+    /// Quits the app and returns once the instance that was asked has gone: its unit no longer
+    /// runs it (stopped, failed, or running another instance). The app answers Quit before it has
+    /// exited, and a unit still active then ignores a start (systemd's StartUnit on an active unit
+    /// does nothing): so what follows a quit never meets a half-exited app.
+    ///
+    /// - Throws: ``CLIError``: the app's error, or unavailable "… did not exit within the timeout".
+    package static func quit(_ target: AppTarget, force: Bool, timeout: Duration) throws(CLIError) {
+        let bus = try systemBus()
+        let manager = SystemdManager(connection: bus)
+        let instance = try unitStatus(target, manager)?.invocationID ?? ""
+        try AppCLIClient(target, bus: bus).quit(force: force)
+        try waitFor("\(target.app) did not exit", timeout: timeout) { () throws(CLIError) -> Probe<Void> in
+            guard let status = try unitStatus(target, manager) else { return .done(()) }
+            return hasExited(activeState: status.activeState, invocationID: status.invocationID, quit: instance)
+                ? .done(()) : .notYet("\(target.unit) is \(status.activeState) (\(status.subState))")
+        }
+    }
+
+    /// Whether the instance `quit` (its invocation id) has gone: the unit runs no process of it
+    /// (neither active, reloading, activating nor deactivating), or runs another instance.
+    package static func hasExited(activeState: String, invocationID: String, quit instance: String) -> Bool {
+        let running: Set<String> = ["active", "reloading", "activating", "deactivating"]
+        return !running.contains(activeState) || invocationID != instance
+    }
+
+    private static func unitStatus(_ target: AppTarget, _ manager: SystemdManager) throws(CLIError) -> UnitStatus? {
+        do throws(BusError) {
+            return try manager.unitStatus(target.unit)
+        } catch {
+            throw cliError(error, talkingTo: "systemd", hint: "is systemd running here?")
+        }
+    }
+
     /// Waits until the unit's current instance is active and says it finished launching.
     ///
     /// The app answers `Ready` only once it has restored; comparing its invocation id with the

@@ -46,7 +46,7 @@ package enum JournalQuery {
     /// The cursor of the journal's last entry now (nil for an empty journal): entries after it are new.
     package static func tailCursor() throws(CLIError) -> String? {
         do throws(SystemdError) {
-            let reader = try JournalReader(flags: [.localOnly])
+            let reader = try JournalReader(flags: [.localOnly, .allNamespaces])
             try reader.seekTail()
             guard try reader.previous() else { return nil }
             return try reader.cursor()
@@ -64,7 +64,7 @@ package enum JournalQuery {
         do throws(SystemdError) {
             // No sd-journal matches: with a cursor, systemd 252 can skip entries that match (see
             // tests/sandbox/checks/permissiond.sh); the fields are compared here instead.
-            let reader = try JournalReader(flags: [.localOnly])
+            let reader = try JournalReader(flags: [.localOnly, .allNamespaces])
             if let cursor {
                 try reader.seek(cursor: cursor)
                 // The seek lands on the cursor's entry (or the closest one): that one is not "after".
@@ -87,14 +87,28 @@ package enum JournalQuery {
     }
 
     /// Counts the entries from where `entries` stands that have every field of `wanted`, stopping at
-    /// the first one with `stop`'s field and value (not counted); says whether it stopped there.
+    /// `stop`'s marker (not counted); says whether it stopped there.
+    ///
+    /// The marker is one entry in each journal it was written to (``writeMarker(_:)``; its
+    /// ``markerJournalsField`` says how many): the default journal and each namespace's. Each journald
+    /// keeps its own order, not the others', so an entry counts while the marker of its own journal
+    /// (`_NAMESPACE`, none for the default one) has not been passed, and the count stops once every
+    /// journal's marker has.
     package static func count(
         in entries: some JournalEntries, matching wanted: [(field: String, value: String)],
         stopAt stop: (field: String, value: String)?
     ) throws(SystemdError) -> (count: Int, stopSeen: Bool) {
         var count = 0
+        var passed: Set<String> = []
         while try entries.next() {
-            if let stop, try entries.field(stop.field) == stop.value { return (count, true) }
+            let journal = try entries.field("_NAMESPACE") ?? ""
+            if let stop, try entries.field(stop.field) == stop.value {
+                passed.insert(journal)
+                let journals = try entries.field(markerJournalsField).flatMap { Int($0) } ?? 1
+                if passed.count >= journals { return (count, true) }
+                continue
+            }
+            guard !passed.contains(journal) else { continue }
             var all = true
             for (name, value) in wanted where try entries.field(name) != value {
                 all = false
@@ -105,17 +119,28 @@ package enum JournalQuery {
         return (count, false)
     }
 
+    /// The marker's field that says in how many journals it was written.
+    package static let markerJournalsField = "RELAUNCH_SCENARIO_MARKER_JOURNALS"
+
     /// Writes a marker entry of the runner's own (`RELAUNCH_SCENARIO_MARKER`=a fresh value) to the
     /// journal and returns its field and value. journald takes native entries in the order they were
     /// sent, so once the marker can be read, every entry sent before it (by a daemon, before it answered
-    /// the call the runner made) can be read too.
+    /// the call the runner made) can be read too. permissiond and the apps log to journal namespaces of
+    /// their own (`LogNamespace=`), each with its own journald and order: the marker goes to the default
+    /// journal and to every namespace listening now (root may write to each), and says how many.
     package static func writeMarker(_ what: String) -> (field: String, value: String) {
         let value = "\(getpid())-\(realtimeMicroseconds())"
-        JournalSink.shared.write(
-            [JournalField("MESSAGE", "relaunchctl scenario: marker after \(what)"),
-             JournalField("RELAUNCH_SCENARIO_MARKER", value),
-             JournalField("SYSLOG_IDENTIFIER", "relaunchctl")],
-            fallbackLine: "relaunchctl scenario: marker \(value)")
+        let namespaces = getuid() == 0 ? JournalSink.listeningNamespaces() : []
+        let fields = [
+            JournalField("MESSAGE", "relaunchctl scenario: marker after \(what)"),
+            JournalField("RELAUNCH_SCENARIO_MARKER", value),
+            JournalField(markerJournalsField, String(namespaces.count + 1)),
+            JournalField("SYSLOG_IDENTIFIER", "relaunchctl"),
+        ]
+        JournalSink.shared.write(fields, fallbackLine: "relaunchctl scenario: marker \(value)")
+        for namespace in namespaces {
+            JournalSink(namespace: namespace).write(fields, fallbackLine: "relaunchctl scenario: marker \(value) (\(namespace))")
+        }
         return ("RELAUNCH_SCENARIO_MARKER", value)
     }
 }

@@ -26,9 +26,13 @@ package struct JournalCommand: AsyncParsableCommand {
         user, an app's from its registered unit, systemd's from PID 1. Others with the same \
         MESSAGE_IDs are left out, and a last line counts them by reason.
 
-        Reads the live journal, or with --directory a folder of journal files such as the one \
+        Reads the live journal (every namespace: permissiond and the apps log to their own), or with \
+        --directory a folder of journal files such as the one \
         `scripts/sandbox down --journal-out DIR` exports (from this or another machine), or with \
         --file exactly those files, or with --merge the live journal and /var/log/journal/remote.
+
+        As root on the host, it also compares the incidents with permissiond's history and names \
+        every change the journal lacks.
 
         Fleet review: systemd-journal-remote writes one remote-HOST.journal per host; point \
         --directory at its folder. Incidents are kept apart by host (machine and boot id, as \

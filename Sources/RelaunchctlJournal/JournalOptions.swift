@@ -107,11 +107,13 @@ package struct JournalOptions: Equatable, Sendable {
     ) throws(CLIError) {
         var summary = TimelineSummary()
         var showHost = false
+        var history = HistoryCheck(place: place, hosts: hosts)
         let ignored = try JournalSource.incidents(place: place, sinceUSec: sinceUSec, hosts: hosts) {
             showHost = $0.machines.count > 1
         } _: { incident in
             guard app == nil || incident.app == app else { return }
             summary.add(incident)
+            history.note(incident)
             print(TimelineRenderer.text(incident, number: summary.incidents, showHost: showHost), terminator: "")
         }
         summary.addIgnored(ignored)
@@ -121,6 +123,9 @@ package struct JournalOptions: Equatable, Sendable {
         print(TimelineRenderer.summaryLine(summary))
         print(TimelineRenderer.fleetTables(summary), terminator: "")
         if let line = TimelineRenderer.ignoredLine(summary) { print(line) }
+        if let missing = try history.missing(sinceUSec: sinceUSec, app: app) {
+            for line in HistoryCheck.lines(missing) { print(line) }
+        }
     }
 
     /// The report as JSON, written an incident at a time; and the HTML report when `report` is set.
@@ -129,11 +134,13 @@ package struct JournalOptions: Equatable, Sendable {
     ) throws(CLIError) {
         var summary = TimelineSummary()
         var writer = TimelineJSONWriter()
+        var history = HistoryCheck(place: place, hosts: hosts)
         var out: [UInt8] = []
         writer.begin(into: &out)
         let ignored = try JournalSource.incidents(place: place, sinceUSec: sinceUSec, hosts: hosts) { incident in
             guard app == nil || incident.app == app else { return }
             summary.add(incident)
+            history.note(incident)
             writer.add(incident, into: &out)
             if out.count >= 1 << 16 {
                 writeStandardOutput(out)
@@ -144,7 +151,8 @@ package struct JournalOptions: Equatable, Sendable {
         if let report {
             try ReportFile.write(FleetReport.html(summary, source: place.name), to: report)
         }
-        writer.end(summary, into: &out)
+        let missing = try history.missing(sinceUSec: sinceUSec, app: app)
+        writer.end(summary, missingFromJournal: missing?.count, into: &out)
         out.append(UInt8(ascii: "\n"))
         writeStandardOutput(out)
     }

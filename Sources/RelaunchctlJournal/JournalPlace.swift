@@ -5,7 +5,7 @@ import Glibc
 /// Where `relaunchctl journal` reads: the live journal, a folder, some files, or the live journal
 /// merged with systemd-journal-remote's folder.
 package enum JournalPlace: Equatable, Sendable {
-    /// This machine's journal (`sd_journal_open`, local files only).
+    /// This machine's journal, every namespace's (`sd_journal_open_namespace`, local files only).
     case live
     /// The journal files in a folder (`sd_journal_open_directory`), e.g. an export or journal-remote's.
     case directory(String)
@@ -31,7 +31,7 @@ package enum JournalPlace: Equatable, Sendable {
 
     /// The files `journalctl --merge` reads of this machine's journal and journal-remote's: every
     /// journal file in /var/log/journal and /run/log/journal and their subfolders (each machine's
-    /// folder, journal-remote's `remote`).
+    /// folder, each namespace's `MACHINE.NAMESPACE`, journal-remote's `remote`).
     static func mergedFiles() -> [String] {
         var files: [String] = []
         for root in ["/run/log/journal", "/var/log/journal"] {

@@ -106,7 +106,9 @@ enum JournalSource {
     /// Opens the journal files of `place`.
     static func open(_ place: JournalPlace) throws(SystemdError) -> JournalReader {
         switch place {
-        case .live: try JournalReader(flags: [.localOnly])
+        // permissiond and the apps log to journal namespaces of their own (LogNamespace=), PID 1 to
+        // the default one: the timeline needs both.
+        case .live: try JournalReader(flags: [.localOnly, .allNamespaces])
         case .directory(let path): try JournalReader(directory: path)
         case .files(let paths): try JournalReader(files: paths, source: place.name)
         case .merge: try JournalReader(files: JournalPlace.mergedFiles(), source: place.name)

@@ -111,11 +111,12 @@ package struct ScenarioRunner {
         case .foreground:
             try AppCLIClient(target).foreground()
         case .quit(let force):
-            try AppCLIClient(target).quit(force: force)
+            try AppCLIClient.quit(target, force: force, timeout: timeout)
         case .waitReady:
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .screen:
-            print(try AppCLIClient(target).screen())
+            // The app's screen: its lines kept, anything else it holds escaped, as `app screen` prints it.
+            print(TerminalText.escapedLines(try AppCLIClient(target).screen()))
         case .restartApp:
             try systemd { manager throws(BusError) in try manager.run(.restart, target.unit, timeout: timeout) }
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
@@ -174,7 +175,7 @@ package struct ScenarioRunner {
             switch inner {
             case .tap(let element): try client.tap(element, inScene: session)
             case .type(let field, let text): try client.type(field: field, text: text, inScene: session)
-            default: print(try client.screen(ofScene: session))
+            default: print(TerminalText.escapedLines(try client.screen(ofScene: session)))
             }
         }
     }

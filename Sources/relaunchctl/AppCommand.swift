@@ -92,7 +92,8 @@ extension AppCommand {
             }
             print(pad("APP", 20) + pad("UNIT", 28) + pad("BUS NAME", 32) + "STATE")
             for row in rows {
-                print(pad(row.app, 20) + pad(row.unit, 28) + pad(row.busName ?? "-", 32) + row.activeState)
+                print(pad(inert(row.app), 20) + pad(inert(row.unit), 28) + pad(inert(row.busName ?? "-"), 32)
+                    + inert(row.activeState))
             }
         }
 
@@ -136,7 +137,7 @@ extension AppCommand {
                 return
             }
             for element in elements {
-                print(pad(element.name, 24) + pad(element.kind.rawValue, 6) + element.description)
+                print(pad(inert(element.name), 24) + pad(element.kind.rawValue, 6) + inert(element.description))
             }
         }
     }
@@ -207,9 +208,15 @@ extension AppCommand {
         @ParentCommand var parent: AppCommand
         var target: AppOption { AppOption(app: option.app ?? parent.app) }
         @Flag(help: "Force quit: discard the saved state, as iOS does.") var force = false
+        @Option(parsing: .unconditional, help: "Give up waiting for the app to exit after this many seconds.")
+        var timeout: Double = 30
+        func validate() throws {
+            try validateTimeout(timeout)
+        }
         func run() async throws {
             try parent.refuseScene(for: "quit")
-            try target.client().quit(force: force)
+            // Returns once the unit has seen the app exit, so a start that follows is not ignored.
+            try AppCLIClient.quit(try target.target(), force: force, timeout: .milliseconds(Int64(timeout * 1000)))
         }
     }
 
@@ -222,7 +229,9 @@ extension AppCommand {
         func run() async throws {
             let client = try target.client()
             let id = sceneOption.scene ?? parent.scene
-            print(try id.map { (id) throws(CLIError) in try client.screen(ofScene: id) } ?? client.screen(), terminator: "")
+            let screen = try id.map { (id) throws(CLIError) in try client.screen(ofScene: id) } ?? client.screen()
+            // The app draws its screen line by line: its lines stay, anything else it holds is escaped.
+            print(TerminalText.escapedLines(screen), terminator: "")
         }
     }
 
@@ -235,23 +244,30 @@ extension AppCommand {
         func run() async throws {
             try parent.refuseScene(for: "state")
             let text = try target.client().state()
+            let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8))
             if json {
+                // The app's JSON as it sent it: JSON holds no raw control character but whitespace.
+                // Text that is not JSON is the app's to fill, so it is refused rather than printed raw.
+                guard state != nil else {
+                    throw CLIError.failed("the app's state is not JSON: \(Echo.quoted(text)); "
+                        + "relaunchctl app state (without --json) prints it as text")
+                }
                 print(text)
                 return
             }
-            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
-                print(text)
+            guard let state else {
+                print(TerminalText.escapedLines(text))
                 return
             }
             for (label, path) in [("launch", "launch.outcome"), ("reason", "launch.reason"),
                                   ("lifecycle", "lifecycle"), ("tab", "selectedTab"), ("presented", "presented"),
                                   ("venue", "modal.venue"), ("party size", "modal.partySize"),
                                   ("note", "modal.note"), ("step", "modal.step")] {
-                if let value = state.value(at: path) { print(pad(label + ":", 12) + value.scalarText) }
+                if let value = state.value(at: path) { print(pad(label + ":", 12) + inert(value.scalarText)) }
             }
             if case .object(let via)? = state.value(at: "restoredVia") {
                 for (path, how) in via.sorted(by: { $0.key < $1.key }) {
-                    print(pad("restored:", 12) + "\(path) via \(how.scalarText)")
+                    print(pad("restored:", 12) + inert("\(path) via \(how.scalarText)"))
                 }
             }
         }

@@ -1,3 +1,4 @@
+import RelaunchContract
 import RestorationKit
 
 // Compiled with ArchiveText.swift into the archive-dump fuzz target too: no ArgumentParser here.
@@ -9,27 +10,29 @@ extension ArchiveText {
     /// session is shown as such; the others print as usual. Empty for an archive without sessions.
     static func scenesText(_ sessions: [ArchivedSceneSession]) -> String {
         guard !sessions.isEmpty else { return "" }
+        // The sessions are the app's to write: every string escaped (the type's doc).
+        let inert = TerminalText.escaped
         var out = "scene sessions: \(sessions.count)\n"
         for session in sessions {
-            out += "session \(session.identifier)\n"
-            out += "    role \(session.role.rawValue)\n"
+            out += "session \(inert(session.identifier))\n"
+            out += "    role \(inert(session.role.rawValue))\n"
             out += "    record checksum " + (session.recordChecksumHolds ? "ok" : "BAD") + "\n"
             if let reason = session.discardReason {
-                out += "    DISCARDED (\(reason.rawValue)): \(session.discardDetail ?? "unreadable")\n"
+                out += "    DISCARDED (\(reason.rawValue)): \(inert(session.discardDetail ?? "unreadable"))\n"
                 continue
             }
             guard let activity = session.activity else {
                 out += "    no activity saved\n"
                 continue
             }
-            out += "    activity type \(jsonString(activity.activityType))\n"
-            out += "    title \(activity.title.map(jsonString) ?? "none")\n"
+            out += "    activity type \(inert(jsonString(activity.activityType)))\n"
+            out += "    title \(activity.title.map { inert(jsonString($0)) } ?? "none")\n"
             if let target = activity.targetContentIdentifier {
-                out += "    target content identifier \(jsonString(target))\n"
+                out += "    target content identifier \(inert(jsonString(target)))\n"
             }
-            out += "    userInfo keys: " + (activity.userInfo.isEmpty ? "none" : activity.userInfo.keys.sorted().joined(separator: ", ")) + "\n"
+            out += "    userInfo keys: " + (activity.userInfo.isEmpty ? "none" : inert(activity.userInfo.keys.sorted().joined(separator: ", "))) + "\n"
             for (key, value) in activity.userInfo.sorted(by: { $0.key < $1.key }) {
-                out += "        \(key) = \(describe(value))\n"
+                out += "        \(inert(key)) = \(describe(value))\n"
             }
         }
         return out

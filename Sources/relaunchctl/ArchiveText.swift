@@ -1,9 +1,14 @@
+import RelaunchContract
 import RestorationKit
 
 // Apart from ArchiveCommand (and its ArgumentParser): tests/fuzz/targets/archive-dump.swift compiles this
 // file with its fuzz entry, to draw every archive the decoder accepts.
 
 /// Draws a decoded archive for people and for scripts.
+///
+/// The archive is the app's to write: in the text, every string it holds is escaped
+/// (``TerminalText``; strings are quoted as JSON first, DEL and C1 controls escaped after), so no
+/// identifier, class name or value can drive the terminal or forge a line. The JSON is JSON.
 ///
 /// Its size is bounded by the archive's: each controller's path is stored once as a node, but spelled
 /// out it costs its depth, so a forged archive of many records under one deep path would print
@@ -33,9 +38,10 @@ enum ArchiveText {
     static func text(_ decoded: DecodedArchive) -> String {
         let header = decoded.archive.header
         let shorten = shortensPaths(decoded)
-        var out = "archive: format \(header.formatVersion), build \(header.buildVersion), "
+        let inert = TerminalText.escaped
+        var out = "archive: format \(header.formatVersion), build \(inert(header.buildVersion)), "
         out += "generation \(header.generation), \(decoded.byteCount) bytes, written at µs \(header.timestamp)\n"
-        if let warning = decoded.warning { out += "warning: \(warning)\n" }
+        if let warning = decoded.warning { out += "warning: \(inert(warning))\n" }
         if shorten {
             out += "warning: the paths hold over \(pathBudget(for: decoded.byteCount)) identifiers in all; "
                 + "those deeper than \(shortenedDepth) are shown by their last \(keptIdentifiers)\n"
@@ -43,24 +49,24 @@ enum ArchiveText {
         if !decoded.archive.applicationState.isEmpty {
             out += "application state:\n"
             for (key, value) in decoded.archive.applicationState.sorted(by: { $0.key < $1.key }) {
-                out += "    \(key) = \(describe(value))\n"
+                out += "    \(inert(key)) = \(describe(value))\n"
             }
         }
         for controller in decoded.archive.controllers {
-            out += path(controller, shorten: shorten) + "\n"
-            out += "    class \(controller.className)"
-            out += controller.restorationClassName.map { ", restoration class \($0)" } ?? ", no restoration class"
+            out += inert(path(controller, shorten: shorten)) + "\n"
+            out += "    class \(inert(controller.className))"
+            out += controller.restorationClassName.map { ", restoration class \(inert($0))" } ?? ", no restoration class"
             out += "\n"
             for relation in controller.relationships {
-                out += "    \(relation.kind) → \(relation.identifier)\n"
+                out += "    \(relation.kind) → \(inert(relation.identifier))\n"
             }
             for (key, value) in controller.state.sorted(by: { $0.key < $1.key }) {
-                out += "    \(key) = \(describe(value))\n"
+                out += "    \(inert(key)) = \(describe(value))\n"
             }
             for view in controller.views {
-                out += "    view \(view.identifier) (\(view.className))\n"
+                out += "    view \(inert(view.identifier)) (\(inert(view.className)))\n"
                 for (key, value) in view.state.sorted(by: { $0.key < $1.key }) {
-                    out += "        \(key) = \(describe(value))\n"
+                    out += "        \(inert(key)) = \(describe(value))\n"
                 }
             }
         }
@@ -106,13 +112,14 @@ enum ArchiveText {
         }
     }
 
+    /// A value for the text: a string quoted as JSON, then inert (JSON leaves DEL and C1 controls raw).
     static func describe(_ value: StateValue) -> String {
         switch value {
         case .int(let number): "\(number)"
         case .double(let number): "\(number)"
         case .bool(let flag): flag ? "true" : "false"
-        case .string(let text): jsonString(text)
-        case .strings(let list): "[" + list.map(jsonString).joined(separator: ", ") + "]"
+        case .string(let text): TerminalText.escaped(jsonString(text))
+        case .strings(let list): TerminalText.escaped("[" + list.map(jsonString).joined(separator: ", ") + "]")
         case .bytes(let bytes): "\(bytes.count) bytes " + hex(bytes.prefix(16))
         }
     }

@@ -67,7 +67,7 @@ extension PermissionCommand {
                 // The permissions the app uses (its registration's Permissions=), in the usual order.
                 for permission in Permission.allCases {
                     guard let state = states[permission.rawValue] else { continue }
-                    print(pad(app, 16) + pad(permission.rawValue, 12) + state)
+                    print(pad(inert(app), 16) + pad(permission.rawValue, 12) + inert(state))
                 }
             }
         }
@@ -80,7 +80,7 @@ extension PermissionCommand {
         @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
 
         func run() async throws {
-            print(try PermissionsCLIClient().get(app: app, permission: permission.rawValue))
+            print(inert(try PermissionsCLIClient().get(app: app, permission: permission.rawValue)))
         }
     }
 
@@ -117,7 +117,7 @@ extension PermissionCommand {
             try client.set(app: app, permission: permission.rawValue, state: state.rawValue)
             let after = try client.lastKill(app: app)
             let killed = after != nil && after?.realtimeMicroseconds != before?.realtimeMicroseconds
-            print("\(app) \(permission): \(old) → \(state)" + (killed ? " (app killed; systemd relaunches it)" : ""))
+            print(inert("\(app) \(permission): \(old) → \(state)") + (killed ? " (app killed; systemd relaunches it)" : ""))
         }
     }
 
@@ -142,7 +142,7 @@ extension PermissionCommand {
                 return
             }
             try PermissionsCLIClient().reset(app: app, permission: one?.rawValue ?? "")
-            print("\(app) \(one?.rawValue ?? "every permission"): not-determined")
+            print(inert("\(app) \(one?.rawValue ?? "every permission"): not-determined"))
         }
     }
 }
@@ -159,6 +159,11 @@ enum PermissionOrAll: Equatable {
 func parsePermissionOrAll(_ name: String) throws -> PermissionOrAll {
     name == "all" ? .all : .one(try parsePermission(name))
 }
+
+/// `text` that an app, a host, a daemon or the journal supplied, on one line with its control
+/// characters escaped (``TerminalText``): every text printer of relaunchctl prints such fields
+/// through it; `--json` does not.
+func inert(_ text: String) -> String { TerminalText.escaped(text) }
 
 /// Pads `text` with spaces to `width` columns, always leaving one space after it.
 func pad(_ text: String, _ width: Int) -> String {

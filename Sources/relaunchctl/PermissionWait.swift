@@ -47,14 +47,15 @@ enum PermissionChangeText {
         }
         var lines = ["\(change.app) " + (states.isEmpty ? "no permission: nothing to reset" : states.joined(separator: ", "))
             + (change.wasKilled ? " (app killed; systemd relaunched it)" : change.changedAnything ? " (app not killed)" : " (unchanged)")]
-        guard let relaunch = change.relaunch else { return lines.joined(separator: "\n") }
+        guard let relaunch = change.relaunch else { return inert(lines[0]) }
         let how = relaunch.outcome.rawValue + (relaunch.discardReason.map { " (\($0))" } ?? "")
         let time = relaunch.exitToReady.map { " in " + milliseconds($0) + " (exit → READY)" } ?? ""
         lines.append("relaunched: \(how)\(time), instance \(relaunch.invocationID)")
         for path in relaunch.restoredVia.keys.sorted() {
             lines.append("  \(path)  \(relaunch.restoredVia[path]!)")
         }
-        return lines.joined(separator: "\n")
+        // The app, the discard reason and the restored paths come from the app: each line escaped.
+        return lines.map(inert).joined(separator: "\n")
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

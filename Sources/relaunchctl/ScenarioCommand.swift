@@ -51,7 +51,8 @@ extension ScenarioCommand {
                     print("PASS \(scenario.name) (\(scenario.steps.count) steps, \(elapsed(since: start)))")
                 } catch {
                     failed += 1
-                    print("FAIL \(error.description) (\(elapsed(since: start)))")
+                    // The failure may quote what the app, systemd or the journal said.
+                    print("FAIL \(inert(error.description)) (\(elapsed(since: start)))")
                 }
             }
             print("\(passed) passed, \(failed) failed")

@@ -25,7 +25,8 @@ extension AppCommand {
             }
             print(pad("SESSION", 38) + pad("TITLE", 24) + "ACTIVITY TYPE")
             for scene in scenes {
-                print(pad(scene.session, 38) + pad(scene.title.isEmpty ? "-" : scene.title, 24) + scene.activityType)
+                print(pad(inert(scene.session), 38) + pad(inert(scene.title.isEmpty ? "-" : scene.title), 24)
+                    + inert(scene.activityType))
             }
         }
     }
@@ -44,7 +45,7 @@ extension AppCommand {
             var target: AppOption { AppOption(app: option.app ?? parent.app) }
             func run() async throws {
                 try parent.refuseScene(for: "scene open")
-                print(try target.client().openScene())
+                print(inert(try target.client().openScene()))
             }
         }
 

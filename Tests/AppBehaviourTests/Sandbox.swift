@@ -20,7 +20,8 @@ enum Journal {
         _ matches: [String: String], timeout: Duration = .seconds(30),
         until enough: ([JournalEntry]) -> Bool = { !$0.isEmpty }
     ) throws -> [JournalEntry] {
-        let reader = try JournalReader(flags: [.localOnly])
+        // Every namespace: the apps and permissiond log to their own (LogNamespace=), PID 1 to the default.
+        let reader = try JournalReader(flags: [.localOnly, .allNamespaces])
         let deadline = ContinuousClock.now + timeout
         var found: [JournalEntry] = []
         while true {

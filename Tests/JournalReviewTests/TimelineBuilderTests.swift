@@ -114,6 +114,33 @@ struct TimelineBuilderTests {
         #expect(!incident.events.contains { $0.kind == .launched || $0.kind == .processStarted })
     }
 
+    @Test("systemd's entries rotated away: the relaunched instance still joins by the kill entry's KILLED_INVOCATION_ID")
+    func relaunchWithoutSystemdEntries() {
+        var script = JournalScript()
+        script.killAndRestore(from: "denied", to: "allowed", oldInvocation: "old", newInvocation: "new", relaunch: 40_000)
+        // A flood of the default journal took PID 1's entries; permissiond's and the app's are in
+        // namespaces of their own. The old instance logs once more before it dies.
+        var records = script.records.filter { $0.fields["_PID"] != "1" }
+        let kill = records.firstIndex { $0.messageID == MessageID.appKilled.rawValue }!
+        records[kill].fields["KILLED_INVOCATION_ID"] = "old"
+        records.insert(JournalRecord(realtimeUSec: records[kill].realtimeUSec + 1, fields: [
+            "MESSAGE_ID": MessageID.statePreserved.rawValue, "_SYSTEMD_UNIT": script.unit,
+            "_SYSTEMD_INVOCATION_ID": "old", "_PID": "10", "_UID": "994", "ARCHIVE_BYTES": "900",
+        ]), at: kill + 1)
+
+        let incidents = TimelineBuilder.incidents(from: records)
+        #expect(incidents.count == 1)
+        #expect(incidents[0].events.map(\.kind) == [
+            .permissionChanged, .killSent, .processStarted, .controllerRestored, .controllerRestored,
+            .restorationFinished, .launched,
+        ])
+        #expect(incidents[0].launchOutcome == "restored")
+        #expect(incidents[0].relaunchUSec == nil)
+        // Without the kill entry's invocation there is nothing to tell the instances apart by.
+        records[kill].fields["KILLED_INVOCATION_ID"] = nil
+        #expect(TimelineBuilder.incidents(from: records)[0].events.map(\.kind) == [.permissionChanged, .killSent])
+    }
+
     @Test("Summary counts kills, restores, discards by reason and relaunch percentiles")
     func summary() {
         var script = JournalScript()

@@ -14,6 +14,17 @@ struct CLITests {
         #expect(errorLine("OVERVIEW: relaunchctl\n\nUSAGE: x\n") == "relaunchctl: OVERVIEW: relaunchctl\n\nUSAGE: x\n")
     }
 
+    @Test("an error that quotes an app or the bus is inert: its control characters escaped, an Echo quote kept as it is")
+    func errorLinesAreInert() {
+        let app = cliError(BusError(name: "org.relaunch.App1.Error.InvalidInput", message: "no field '\u{1B}]0;pwned\u{07}'"),
+                           talkingTo: "checkin-demo", hint: "h")
+        #expect(errorLine(app.message) == #"relaunchctl: checkin-demo: no field '\x1b]0;pwned\a'"# + "\n")
+        #expect(errorLine("tab\there, DEL\u{7F}, CSI\u{9B}") == #"relaunchctl: tab\there, DEL\x7f, CSI\xc2\x9b"# + "\n")
+        // Echo's own escapes pass through unchanged: escaping again changes nothing.
+        let quoted = "unknown app \(Echo.quoted("a\u{7}b"))"
+        #expect(errorLine(quoted) == "relaunchctl: " + quoted + "\n")
+    }
+
     @Test("bus failures map to the contract's exit codes: 77 refused, 69 unreachable, 2 bad arguments, 1 other")
     func busFailures() {
         let denied = cliError(BusError(name: BusError.accessDeniedName, message: "uid 1000 may not"), talkingTo: "permissiond", hint: "h")
@@ -56,6 +67,16 @@ struct CLITests {
         #expect(AppCLIClient.judge(finished: false, answeredBy: "abc", current: "abc") == .notYet("still launching"))
         #expect(AppCLIClient.judge(finished: true, answeredBy: "old", current: "abc")
             == .notYet("the answering instance is not the unit's current one"))
+    }
+
+    @Test("A quit is over once the unit runs no process of the quit instance")
+    func quitIsOver() {
+        for state in ["active", "reloading", "activating", "deactivating"] {
+            #expect(!AppCLIClient.hasExited(activeState: state, invocationID: "abc", quit: "abc"), "\(state)")
+        }
+        #expect(AppCLIClient.hasExited(activeState: "inactive", invocationID: "abc", quit: "abc"))
+        #expect(AppCLIClient.hasExited(activeState: "failed", invocationID: "abc", quit: "abc"))
+        #expect(AppCLIClient.hasExited(activeState: "active", invocationID: "def", quit: "abc"), "another instance runs")
     }
 
     @Test("a wait looks until the condition holds, counting 'unavailable' as not yet")
@@ -160,6 +181,30 @@ struct CLITests {
         #expect(try JournalQuery.count(in: Entries(entries), matching: [], stopAt: nil).count == entries.count)
         let none = try JournalQuery.count(in: Entries([]), matching: wanted, stopAt: nil)
         #expect(none.count == 0 && !none.stopSeen)
+    }
+
+    @Test("with journal namespaces, an entry counts until the marker of its own journal, and the count stops at the last marker")
+    func journalCountsAcrossNamespaces() throws {
+        // The marker went to three journals; each journald kept its own order, and an app's entry
+        // sent before the marker was stamped after the default journal's marker.
+        let marker = ["RELAUNCH_SCENARIO_MARKER": "m1", JournalQuery.markerJournalsField: "3"]
+        let entries: [[String: String]] = [
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            marker,
+            ["MESSAGE_ID": "a"],
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            marker.merging(["_NAMESPACE": "relaunch-checkin"]) { $1 },
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-checkin"],
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-permissiond"],
+            marker.merging(["_NAMESPACE": "relaunch-permissiond"]) { $1 },
+            ["MESSAGE_ID": "a", "_NAMESPACE": "relaunch-permissiond"],
+        ]
+        let wanted = JournalQuery.fieldMatches(["MESSAGE_ID=a"])
+        let counted = try JournalQuery.count(in: Entries(entries), matching: wanted, stopAt: ("RELAUNCH_SCENARIO_MARKER", "m1"))
+        #expect(counted.count == 3 && counted.stopSeen)
+        // Not every journal's marker seen yet: not proven.
+        let partial = try JournalQuery.count(in: Entries(Array(entries.prefix(6))), matching: wanted, stopAt: ("RELAUNCH_SCENARIO_MARKER", "m1"))
+        #expect(partial.count == 2 && !partial.stopSeen)
     }
 
     @Test("FIELD=VALUE matches split at the first '='; one without '=' is left out")

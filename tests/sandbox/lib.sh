@@ -19,6 +19,18 @@ in_sandbox() {
     "$SANDBOX" exec -- "$@"
 }
 
+# journal_sync: every journald of the sandbox has written what it was sent: the default one (PID 1's
+# entries) and each namespace's (permissiond and every app log to one of their own, LogNamespace=).
+# Read them together with `journalctl --namespace='*'`.
+journal_sync() {
+    in_sandbox sh -c 'journalctl --sync
+        for folder in /run/systemd/journal.*/; do
+            [ -S "${folder}io.systemd.journal" ] || continue
+            folder=${folder%/}
+            journalctl --namespace="${folder#/run/systemd/journal.}" --sync
+        done'
+}
+
 # fail MESSAGE: ends the check as failed.
 fail() {
     echo "FAIL: $*" >&2

@@ -6,6 +6,8 @@ package enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConv
     case invalidArgs(String)
     /// The store or the kill failed; the message says what happened and what to do.
     case failed(String)
+    /// The caller has too much waiting already (a flood costs the flooder); it may try again later.
+    case limitsExceeded(String)
 
     /// `org.freedesktop.DBus.Error.AccessDenied`.
     package static let accessDeniedName = "org.freedesktop.DBus.Error.AccessDenied"
@@ -13,6 +15,8 @@ package enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConv
     package static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
     /// `org.relaunch.Permissions1.Error.Failed`.
     package static let failedName = "org.relaunch.Permissions1.Error.Failed"
+    /// `org.freedesktop.DBus.Error.LimitsExceeded`.
+    package static let limitsExceededName = "org.freedesktop.DBus.Error.LimitsExceeded"
 
     /// The D-Bus error name to reply with.
     package var dbusName: String {
@@ -20,13 +24,15 @@ package enum PermissionServiceError: Error, Sendable, Hashable, CustomStringConv
         case .accessDenied: Self.accessDeniedName
         case .invalidArgs: Self.invalidArgsName
         case .failed: Self.failedName
+        case .limitsExceeded: Self.limitsExceededName
         }
     }
 
     /// The message to reply with: what failed and what to do.
     package var message: String {
         switch self {
-        case .accessDenied(let message), .invalidArgs(let message), .failed(let message): message
+        case .accessDenied(let message), .invalidArgs(let message), .failed(let message), .limitsExceeded(let message):
+            message
         }
     }
 

@@ -271,6 +271,12 @@ private final class ExportContext: Sendable {
     let interface: BusInterface
     let resolvingSenderUID: @Sendable (String) -> Bool
     let handler: BusDeferringMethodHandler
+    /// The uids the bus daemon gave for senders: a unique name is never given to another connection
+    /// while the bus runs, so each sender costs one round trip, not one per call (a stranger who
+    /// calls in a flood would otherwise hold the serving thread in a round trip per call). Emptied
+    /// past ``knownSenderCapacity`` names; a new connection (after a reconnect) has a new context.
+    private let knownSenders = Mutex<[String: UInt32]>([:])
+    static let knownSenderCapacity = 4096
 
     init(
         connection: BusConnection, interface: BusInterface,
@@ -293,7 +299,7 @@ private final class ExportContext: Sendable {
                 interface: interface, member: member,
                 path: sd_bus_message_get_path(m).map { String(cString: $0) },
                 sender: sd_bus_message_get_sender(m).map { String(cString: $0) },
-                senderUID: resolvingSenderUID(member) ? Self.senderUID(m) : nil, arguments: BusValues(values),
+                senderUID: resolvingSenderUID(member) ? senderUID(m) : nil, arguments: BusValues(values),
                 allowsInteractiveAuthorization: sd_bus_message_get_allow_interactive_authorization(m) > 0
             )
             let pending = BusPendingReply(connection: connection, message: m, interface: interface, member: member)
@@ -310,6 +316,18 @@ private final class ExportContext: Sendable {
             return sd_bus_error_set(errorOut, error.name, error.message)
         }
         return 1
+    }
+
+    /// The sender's uid: remembered, or asked of the bus daemon (and then remembered).
+    private func senderUID(_ m: OpaquePointer) -> UInt32? {
+        guard let sender = sd_bus_message_get_sender(m).map({ String(cString: $0) }) else { return Self.senderUID(m) }
+        if let uid = knownSenders.withLock({ $0[sender] }) { return uid }
+        guard let uid = Self.senderUID(m) else { return nil }
+        knownSenders.withLock { known in
+            if known.count >= Self.knownSenderCapacity { known.removeAll() }
+            known[sender] = uid
+        }
+        return uid
     }
 
     private static func senderUID(_ m: OpaquePointer) -> UInt32? {

@@ -29,16 +29,22 @@ package final class JournalReader {
         package static let system = OpenFlags(rawValue: Int32(SD_JOURNAL_SYSTEM))
         /// The current user's journal.
         package static let currentUser = OpenFlags(rawValue: Int32(SD_JOURNAL_CURRENT_USER))
+        /// Every journal namespace (`LogNamespace=`, systemd-journald@NAMESPACE) besides the default
+        /// one, as `journalctl --namespace='*'` reads them.
+        package static let allNamespaces = OpenFlags(rawValue: Int32(SD_JOURNAL_ALL_NAMESPACES))
     }
 
     /// The open `sd_journal` (``JournalReader+Files.swift`` reads it too).
     let journal: OpaquePointer
     let source: String
 
-    /// Opens the machine's journal (`sd_journal_open`), by default this machine's files only.
+    /// Opens the machine's journal (`sd_journal_open_namespace`), by default this machine's files of
+    /// the default namespace only; with ``OpenFlags/allNamespaces`` every namespace's too.
     package init(flags: OpenFlags = [.localOnly]) throws(SystemdError) {
         var raw: OpaquePointer?
-        _ = try sdCall("sd_journal_open", on: "the system journal") { sd_journal_open(&raw, flags.rawValue) }
+        _ = try sdCall("sd_journal_open_namespace", on: "the system journal") {
+            sd_journal_open_namespace(&raw, nil, flags.rawValue)
+        }
         journal = raw!
         source = "the system journal"
         sd_journal_set_data_threshold(journal, 0)

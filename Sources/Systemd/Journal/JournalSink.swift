@@ -37,6 +37,25 @@ package final class JournalSink: Sendable {
         self.init(useJournal: useJournal, fallbackFD: fallbackFD, socketPath: JournalDatagram.socketPath)
     }
 
+    /// A sink writing to the journal namespace `namespace` (systemd-journald@NAMESPACE, the journal of
+    /// units with `LogNamespace=NAMESPACE`) instead of the default journal; root may write to any.
+    package convenience init(namespace: String, fallbackFD: CInt = 2) {
+        self.init(useJournal: true, fallbackFD: fallbackFD, socketPath: "/run/systemd/journal.\(namespace)/socket")
+    }
+
+    /// The journal namespaces whose journald listens now (`/run/systemd/journal.NAMESPACE/socket`), sorted.
+    package static func listeningNamespaces() -> [String] {
+        guard let folder = opendir("/run/systemd") else { return [] }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix("journal."), name.count > "journal.".count else { continue }
+            if access("/run/systemd/\(name)/socket", F_OK) == 0 { names.append(String(name.dropFirst("journal.".count))) }
+        }
+        return names.sorted()
+    }
+
     /// A sink sending to `socketPath`, waiting up to `patience` for room (tests).
     init(useJournal: Bool = true, fallbackFD: CInt = 2, socketPath: String, patience: Duration = .milliseconds(250)) {
         self.useJournal = useJournal

@@ -1,8 +1,8 @@
 // A restoration archive file as `relaunchctl archive dump` reads it: decoded with the app's limits,
 // its generation read without decoding, then drawn as text and as JSON. Most inputs stop at the
 // checksum; archive-payload reaches the payload decoders.
-// fuzz-build: RestorationKit
-// fuzz-link: RestorationKit
+// fuzz-build: RestorationKit RelaunchContract
+// fuzz-link: RestorationKit RelaunchContract
 // fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/ArchiveText+Scenes.swift Sources/relaunchctl/JSONString.swift
 import RestorationKit
 

@@ -2,8 +2,8 @@
 // the rest is the payload, framed here with a right prefix (magic, version, length, CRC-32) so that
 // every input reaches the payload decoders. What decodes is drawn as `relaunchctl archive dump`
 // draws it, and encoded again: the new bytes must decode and encode to themselves.
-// fuzz-build: RestorationKit
-// fuzz-link: RestorationKit
+// fuzz-build: RestorationKit RelaunchContract
+// fuzz-link: RestorationKit RelaunchContract
 // fuzz-sources: Sources/relaunchctl/ArchiveText.swift Sources/relaunchctl/ArchiveText+Scenes.swift Sources/relaunchctl/JSONString.swift
 @testable import RestorationKit
 

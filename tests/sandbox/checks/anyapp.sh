@@ -28,7 +28,7 @@ any_remove() {
 
 # any_said INVOCATION TEXT: the instance INVOCATION printed TEXT (its stdout goes to the journal).
 any_said() {
-    in_sandbox journalctl --no-pager -o cat _SYSTEMD_INVOCATION_ID="$1" | grep -qF "$2"
+    in_sandbox journalctl --namespace='*' --no-pager -o cat _SYSTEMD_INVOCATION_ID="$1" | grep -qF "$2"
 }
 
 check_a_python_app_is_killed_relaunched_and_follows_changes() {

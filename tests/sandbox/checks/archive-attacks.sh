@@ -46,7 +46,7 @@ attack_plant() {
 # attack_discards REASON: how many discards for REASON the app has logged. (journalctl 252 finds
 # nothing with --after-cursor and field matches together, so checks count before and after.)
 attack_discards() {
-    in_sandbox journalctl -u "$DEMO_UNIT" -o cat --no-pager MESSAGE_ID=$ATTACK_DISCARDED_ID REASON="$1" | wc -l
+    in_sandbox journalctl --namespace='*' -u "$DEMO_UNIT" -o cat --no-pager MESSAGE_ID=$ATTACK_DISCARDED_ID REASON="$1" | wc -l
 }
 
 # attack_discarded_since COUNT REASON: the app logged more than COUNT discards for REASON.

@@ -38,7 +38,7 @@ demo_state() {
 
 # demo_journal INVOCATION_ID MESSAGE_ID: that instance's entries with that MESSAGE_ID, one JSON object a line.
 demo_journal() {
-    in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$1" "MESSAGE_ID=$2"
+    in_sandbox journalctl --namespace='*' --no-pager -o json "_SYSTEMD_INVOCATION_ID=$1" "MESSAGE_ID=$2"
 }
 
 # demo_restart_fresh: force quit (discards every saved copy), start again, wait until ready.

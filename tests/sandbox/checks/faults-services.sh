@@ -91,6 +91,8 @@ fault_app_pids() {
     done
 }
 
+# (The default journald only: permissiond's and the apps' namespace sockets cannot be stopped under
+# them, as their units require those sockets; the frozen check below stops every journald reading.)
 check_fault_journald_stopped_apps_keep_running_and_relaunching() {
     demo_restart_fresh
     local pids text="no journald $$" round state before
@@ -129,10 +131,14 @@ check_fault_journald_frozen_apps_keep_answering_and_relaunching() {
     demo_open_modal "$text"
     invocation=$(unit_prop "$DEMO_UNIT" InvocationID)
     restarts=$(unit_prop "$DEMO_UNIT" NRestarts)
-    # journald stops reading (its sockets stay): a sender that waits for it would wait forever.
-    trap 'in_sandbox systemctl kill --signal=CONT systemd-journald.service' EXIT
-    in_sandbox systemctl kill --signal=STOP systemd-journald.service
-    assert_eq T "$(in_sandbox ps -o state= -p "$(unit_prop systemd-journald.service MainPID)" | cut -c1)" "journald's state (stopped)"
+    # journald stops reading (its sockets stay): a sender that waits for it would wait forever. Every
+    # journald: the default one (PID 1's entries) and each namespace's (permissiond's, the apps').
+    local journald
+    journald=systemd-journald@$(unit_prop "$DEMO_UNIT" LogNamespace).service
+    [[ "$journald" != systemd-journald@.service ]] || journald=systemd-journald.service
+    trap "in_sandbox systemctl kill --signal=CONT 'systemd-journald*.service'" EXIT
+    in_sandbox systemctl kill --signal=STOP 'systemd-journald*.service'
+    assert_eq T "$(in_sandbox ps -o state= -p "$(unit_prop "$journald" MainPID)" | cut -c1)" "the state of $journald, the app's journald (stopped)"
     # Each round logs two lifecycle entries and a preservation: far more than journald's socket queues.
     for round in $(seq 1 30); do
         demo_call Background >/dev/null
@@ -144,7 +150,7 @@ check_fault_journald_frozen_apps_keep_answering_and_relaunching() {
     demo_call Background >/dev/null
     demo_kill_and_wait KILL
     demo_assert_restored "$text"
-    in_sandbox systemctl kill --signal=CONT systemd-journald.service
+    in_sandbox systemctl kill --signal=CONT 'systemd-journald*.service'
     trap - EXIT
     # Reading again, journald gets the app's next entry, after one saying how many were dropped.
     demo_call Background >/dev/null

@@ -40,7 +40,7 @@ fault_entry_logged() {
 # fault_warning_logged INVOCATION TEXT: true once the instance logged a line containing TEXT; prints it.
 fault_warning_logged() {
     local seen
-    seen=$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$1" | jq -c "select(.MESSAGE | contains(\"$2\"))")
+    seen=$(in_sandbox journalctl --namespace='*' --no-pager -o json "_SYSTEMD_INVOCATION_ID=$1" | jq -c "select(.MESSAGE | contains(\"$2\"))")
     echo "entries of $1 containing '$2': ${seen:-none}"
     [[ -n "$seen" ]]
 }
@@ -69,7 +69,7 @@ fault_assert_restored_from() {
 fault_expect_fd_store_restore() {
     fault_background_then_kill "$1" fdstore
     wait_until 60 fault_warning_logged "$DEMO_OLD_INVOCATION" "could not keep the saved state file"
-    assert_contains "$(in_sandbox journalctl --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" \
+    assert_contains "$(in_sandbox journalctl --namespace='*' --no-pager -o json "_SYSTEMD_INVOCATION_ID=$DEMO_OLD_INVOCATION" \
         ARCHIVE_COPY=file | jq -r .ERROR)" "$2" "ERROR of the file's failure"
     in_sandbox test ! -e "$DEMO_ARCHIVE" || fail "$DEMO_ARCHIVE exists although it could not be written ($2)"
     fault_assert_restored_from fdstore

@@ -35,7 +35,7 @@ check_outbox_kills_after_permissiond_died_between_commit_and_kill() {
     assert_eq "$before" "$(in_sandbox busctl call "$PD_DEST" "$PD_PATH" "$PD_IFACE" LastKill s "$PD_APP" |
         awk '{ gsub(/"/, ""); print $2 }')" "LastKill names the instance that owed the kill"
     local killed
-    killed=$(in_sandbox journalctl --no-pager -o json MESSAGE_ID=$PD_KILLED_ID KILLED_INVOCATION_ID="$before" | wc -l)
+    killed=$(in_sandbox journalctl --namespace='*' --no-pager -o json MESSAGE_ID=$PD_KILLED_ID KILLED_INVOCATION_ID="$before" | wc -l)
     assert_eq 1 "$killed" "kill entries for the instance $before"
     assert_eq "$state" "$(demo_state .camera)" "camera of the relaunched app"
 }

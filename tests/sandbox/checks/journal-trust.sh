@@ -48,7 +48,7 @@ INVOCATION_ID=00000000000000000000000000004242
 EXIT_CODE=killed
 EXIT_STATUS=9
 EOF
-    in_sandbox journalctl --sync
+    journal_sync
     # journald did write them, with the forger's credentials.
     forged=$(in_sandbox journalctl --since "@$since" -o json MESSAGE_ID=9b3f5994e16840eb93c15d94fb1674bd |
         jq -r 'select(.CALLER_UID == "4242") | ._UID' | head -n 1)
@@ -58,7 +58,7 @@ EOF
     expect_exit 0 in_sandbox relaunchctl permission set checkin-demo camera denied
     assert_contains "$EXPECT_OUTPUT" "app killed"
     in_sandbox relaunchctl app wait-ready >/dev/null
-    in_sandbox journalctl --sync
+    journal_sync
 
     json=$(in_sandbox relaunchctl journal --since "@$since" --json)
     assert_eq "0" "$(jq '[.incidents[] | select(.callerUID == "4242")] | length' <<<"$json")" \

@@ -44,12 +44,12 @@ pd_other() {
 
 # pd_cursor: the journal's current position; pd_journal CURSOR ARG...: the entries after it.
 pd_cursor() {
-    in_sandbox journalctl -q -n 0 --show-cursor | sed -n 's/^-- cursor: //p'
+    in_sandbox journalctl --namespace='*' -q -n 0 --show-cursor | sed -n 's/^-- cursor: //p'
 }
 pd_journal() {
     local cursor=$1
     shift
-    in_sandbox journalctl --no-pager -q --after-cursor="$cursor" "$@"
+    in_sandbox journalctl --namespace='*' --no-pager -q --after-cursor="$cursor" "$@"
 }
 
 # pd_entry_has CURSOR MESSAGE_ID FIELD=VALUE...: true when one entry after CURSOR has the id and every field.
@@ -263,7 +263,7 @@ check_permissiond_android_policy_kills_only_on_revoke() {
     pd_expect_kill "$cursor" contacts "$restarts" "$invocation"
     trap - EXIT
     pd_set_policy default
-    assert_contains "$(in_sandbox journalctl -u permissiond.service -o cat -n 20 --no-pager)" "kill policy ios" \
+    assert_contains "$(in_sandbox journalctl --namespace='*' -u permissiond.service -o cat -n 20 --no-pager)" "kill policy ios" \
         "permissiond's policy once the drop-in is gone"
 }
 

@@ -64,7 +64,7 @@ check_relaunchctl_set_kills_and_the_timeline_shows_the_relaunch() {
     expect_exit 0 in_sandbox relaunchctl permission set checkin-demo contacts allowed
     assert_contains "$EXPECT_OUTPUT" "app killed"
     in_sandbox relaunchctl app wait-ready >/dev/null
-    in_sandbox journalctl --sync
+    journal_sync
     json=$(in_sandbox relaunchctl journal --since "@$since" --json)
     assert_eq "1" "$(jq '.summary.kills' <<<"$json")"
     assert_eq "1" "$(jq '.summary.restores' <<<"$json")"
@@ -108,16 +108,29 @@ check_relaunchctl_kill_during_restore_is_not_a_crash() {
     since=$(date +%s.%N)
     in_sandbox relaunchctl permission set checkin-demo camera allowed >/dev/null
     # The relaunched instance stalls right after setting the mark; wait for its line in the journal.
-    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl -u checkin-demo --since @$since -o cat | grep -q 'stalling while restoring'"
+    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl --namespace='*' -u checkin-demo --since @$since -o cat | grep -q 'stalling while restoring'"
     expect_exit 0 in_sandbox relaunchctl permission set checkin-demo camera denied
     assert_contains "$EXPECT_OUTPUT" "app killed"
     in_sandbox relaunchctl app wait-ready >/dev/null
     assert_eq "restored" "$(in_sandbox relaunchctl app state --json | jq -r .launch.outcome)"
     assert_eq "kept through two kills" "$(in_sandbox relaunchctl app state --json | jq -r .modal.note)"
-    in_sandbox journalctl --sync
-    assert_eq "0" "$(in_sandbox journalctl --since "@$since" -o cat MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 | wc -l)"
+    journal_sync
+    assert_eq "0" "$(in_sandbox journalctl --namespace='*' --since "@$since" -o cat MESSAGE_ID=f90884042ed34e8e85a00a87182d6b03 | wc -l)"
     # The restore came back because the mark was forgiven, not because no mark was left: the stalled
     # instance was the one killed, and the next launch says so.
-    assert_eq "1" "$(in_sandbox journalctl --since "@$since" -u checkin-demo.service -o cat \
+    assert_eq "1" "$(in_sandbox journalctl --namespace='*' --since "@$since" -u checkin-demo.service -o cat \
         | grep -c 'the last restore was killed for a permission change, not crashed; restoring again')"
+}
+
+check_relaunchctl_quit_returns_once_the_app_is_gone() {
+    # The app answers Quit before it exits; linger-on-quit makes it stay 2 s after answering, so the
+    # race with a start that follows at once always happens. quit must wait for the exit: a start on a
+    # unit that is still active does nothing, and the app would then exit with nobody to start it.
+    demo_wait_ready
+    demo_call TestHook s linger-on-quit >/dev/null
+    expect_exit 0 in_sandbox relaunchctl app --app checkin-demo quit --force
+    assert_eq inactive "$(unit_prop "$DEMO_UNIT" ActiveState)" "the unit as soon as quit returned"
+    in_sandbox systemctl start "$DEMO_UNIT"
+    demo_wait_ready
+    assert_eq fresh "$(demo_state .launch.outcome)" "the launch after a force quit"
 }

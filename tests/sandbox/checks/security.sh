@@ -123,7 +123,7 @@ check_security_forged_changed_signal_changes_nothing() {
     expect_exit 0 sec_nobody busctl emit --destination="$bus" /org/relaunch/Permissions1 \
         org.relaunch.Permissions1 Changed ssssb countries-demo location not-determined allowed false
     # The app says so once per sender (each busctl is a sender of its own): both reached it.
-    wait_until 120 sh -c "[ \$('$SANDBOX' exec -- journalctl --no-pager -q -o cat _SYSTEMD_INVOCATION_ID=$invocation --since '$since' -g 'ignored a Changed signal' | wc -l) -ge 2 ]"
+    wait_until 120 sh -c "[ \$('$SANDBOX' exec -- journalctl --namespace='*' --no-pager -q -o cat _SYSTEMD_INVOCATION_ID=$invocation --since '$since' -g 'ignored a Changed signal' | wc -l) -ge 2 ]"
     assert_eq not-determined "$(sec_app_state "$bus" .permissions.location)" "the app's location after forged Changed signals"
     assert_eq not-determined "$(in_sandbox relaunchctl permission get countries-demo location)" "the store's location"
     # permissiond's own Changed still counts: the same change, made for real, shows at once.
@@ -222,8 +222,8 @@ check_security_toggle_burst_never_crash_loops() {
     # Each killing change that found the app running killed it once: kills name distinct instances,
     # and there are as many as changes that say they killed.
     local kills killing distinct
-    kills=$(in_sandbox journalctl --no-pager -q -o json --since "$since" MESSAGE_ID=cec8a90c402d4067a74cf3669006da0e | jq -r .KILLED_INVOCATION_ID)
-    killing=$(in_sandbox journalctl --no-pager -q -o json --since "$since" MESSAGE_ID=9b3f5994e16840eb93c15d94fb1674bd | jq -r 'select(.KILL == "true") | .KILL' | wc -l)
+    kills=$(in_sandbox journalctl --namespace='*' --no-pager -q -o json --since "$since" MESSAGE_ID=cec8a90c402d4067a74cf3669006da0e | jq -r .KILLED_INVOCATION_ID)
+    killing=$(in_sandbox journalctl --namespace='*' --no-pager -q -o json --since "$since" MESSAGE_ID=9b3f5994e16840eb93c15d94fb1674bd | jq -r 'select(.KILL == "true") | .KILL' | wc -l)
     distinct=$(sort -u <<<"$kills" | grep -c . || true)
     assert_eq "$(grep -c . <<<"$kills")" "$distinct" "kills of distinct instances"
     assert_eq "$killing" "$distinct" "changes that killed vs kills"
