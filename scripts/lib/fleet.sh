@@ -6,6 +6,8 @@ fleet_dir=/etc/relaunch/fleet
 fleet_record=/usr/local/lib/relaunch/fleet-installed
 fleet_package=systemd-journal-remote
 fleet_upload_unit=systemd-journal-upload.service
+# Each journal namespace Relaunch's units log to (LogNamespace=) has an uploader of its own.
+fleet_namespace_upload=relaunch-fleet-upload@
 # The receiver: nginx checks the client certificate and hands each host's uploads to that host's own
 # journal-remote (relaunch-fleet-remote@NAME, enrolled by scripts/fleet-enroll).
 fleet_receiver_packages=(systemd-journal-remote nginx)
@@ -29,7 +31,8 @@ fleet_files() {
             echo "scripts/fleet-pin usr/local/lib/relaunch/fleet-pin 0755"
             echo "scripts/fleet-vacuum usr/local/lib/relaunch/fleet-vacuum 0755" ;;
         uploader)
-            echo "systemd/fleet/systemd-journal-upload.service.conf etc/systemd/system/systemd-journal-upload.service.d/50-relaunch-fleet.conf 0644" ;;
+            echo "systemd/fleet/systemd-journal-upload.service.conf etc/systemd/system/systemd-journal-upload.service.d/50-relaunch-fleet.conf 0644"
+            echo "systemd/fleet/$fleet_namespace_upload.service usr/local/lib/systemd/system/$fleet_namespace_upload.service 0644" ;;
     esac
 }
 fleet_upload_conf=etc/systemd/journal-upload.conf.d/50-relaunch-fleet.conf
@@ -42,6 +45,18 @@ fleet_list_files() {
     echo /usr/local/lib/relaunch/fleet/nginx.conf
     printf "$fleet_dir/%s\n" ca.pem cert.pem key.pem crl.pem receiver.env
     echo "$fleet_record"
+}
+
+# fleet_namespaces: the journal namespaces of permissiond and the project's apps (their units'
+# LogNamespace=), one a line.
+fleet_namespaces() {
+    local app
+    {
+        sed -n 's/^LogNamespace=//p' "$repo/systemd/permissiond.service"
+        while read -r app; do
+            sed -n 's/^LogNamespace=//p' "$repo/systemd/$app.service"
+        done < <(project_apps "$repo")
+    } | LC_ALL=C sort -u
 }
 
 # fleet_check_url URL: https://HOST[:PORT][/], or says why not.
@@ -170,7 +185,12 @@ fleet_activate() {
         install -d -m 2755 -o systemd-journal-remote -g systemd-journal-remote "$fleet_remote"
         enable+=("$fleet_proxy_unit" "$fleet_vacuum_unit")
     fi
-    [[ " $roles " == *" uploader "* ]] && enable+=("$fleet_upload_unit")
+    local -a uploads=()
+    if [[ " $roles " == *" uploader "* ]]; then
+        mapfile -t uploads < <(fleet_namespaces | sed "s/^/$fleet_namespace_upload/; s/\$/.service/")
+        uploads=("$fleet_upload_unit" "${uploads[@]}")
+        enable+=("${uploads[@]}")
+    fi
     systemctl daemon-reload
     for unit in "${enable[@]}"; do
         [[ "$(systemctl is-enabled "$unit" 2>/dev/null)" == enabled ]] || fleet_record_add "enabled $unit"
@@ -183,7 +203,7 @@ fleet_activate() {
         systemctl start "$fleet_vacuum_unit"
         fleet_upgrade_history
     fi
-    [[ " $roles " == *" uploader "* ]] && systemctl restart "$fleet_upload_unit"
+    [[ ${#uploads[@]} -eq 0 ]] || systemctl restart "${uploads[@]}"
     return 0
 }
 
@@ -233,6 +253,11 @@ fleet_deactivate() {
                     rm -f /var/lib/systemd/journal-upload
                     # systemd made it for the dynamic user's StateDirectory=systemd/journal-upload.
                     [[ ! -d /var/lib/private/systemd ]] || rmdir --ignore-fail-on-non-empty /var/lib/private/systemd ;;
+                "$fleet_namespace_upload"*.service)
+                    local state=relaunch-fleet-upload-${name#"$fleet_namespace_upload"}
+                    state=${state%.service}
+                    rm -rf --one-file-system "/var/lib/private/$state"
+                    rm -f "/var/lib/$state" ;;
             esac
         fi
     done <"$fleet_record"

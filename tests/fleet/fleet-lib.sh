@@ -85,7 +85,8 @@ relaunch_matches() { printf 'MESSAGE_ID=%s\n' "${relaunch_ids[@]}"; }
 host_entries() {
     local -a matches
     mapfile -t matches < <(relaunch_matches)
-    ct_exec "$1" journalctl -q -o json --no-pager "${matches[@]}" 2>/dev/null |
+    # Every namespace: permissiond and each app log to one of their own (LogNamespace=).
+    ct_exec "$1" journalctl -q -o json --no-pager --namespace='*' "${matches[@]}" 2>/dev/null |
         jq -r '[.__REALTIME_TIMESTAMP, ._BOOT_ID, .MESSAGE_ID] | join(" ")' | LC_ALL=C sort
 }
 # receiver_entries NAME: the same, of the entries from NAME's machine id in NAME's files on the receiver.
@@ -125,6 +126,10 @@ wait_in_sync() {
         fi
         if [[ $SECONDS -ge $deadline ]]; then
             fail "$label: after $2 s the receiver still lacks entries:${summary%;}"
+            # What the first host's uploaders said: one per journal namespace, and the default one's.
+            ct_exec "${hosts[0]}" sh -c "systemctl --no-pager --lines=0 status 'relaunch-fleet-upload@*' systemd-journal-upload.service;
+                journalctl --no-pager -q -n 30 -u 'relaunch-fleet-upload@*' -u systemd-journal-upload.service" 2>&1 |
+                tail -n 60 | sed 's/^/    | /'
             return 1
         fi
         sleep 0.5
