@@ -100,10 +100,10 @@ extension JournalSource {
                     // A reader of this host's files alone: what it learns of permissiond's uid is theirs.
                     let reader = try JournalReader(files: source.files, source: source.files[0])
                     counts = try readHost(reader, own: own(source.pin), trust: trust, sinceUSec: sinceUSec, picker: &picker,
-                                          admit: { source.pin.admits(machineID: $0.value(of: .machineID), hostname: $0.hostname) }, take)
+                                          inTimeOrder: true, admit: { source.pin.admits(machineID: $0.value(of: .machineID), hostname: $0.hostname) }, take)
                 } else if let unbound {
                     counts = try readHost(unbound, own: [[("_MACHINE_ID", member.machine)]], trust: trust, sinceUSec: sinceUSec,
-                                          picker: &picker, admit: {
+                                          picker: &picker, inTimeOrder: true, admit: {
                                               $0.value(of: .machineID) == member.machine
                                                   && sources.unboundAdmits(machineID: member.machine, hostname: $0.hostname)
                                           }, take)

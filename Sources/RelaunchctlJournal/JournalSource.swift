@@ -80,9 +80,12 @@ enum JournalSource {
     /// ``select(_:and:sinceUSec:in:)``) that `admit` takes, read in the two passes of
     /// ``TimelineStream``, each incident given to `take` as soon as it can no longer change.
     /// - Returns: the entries left out by their trusted fields, by reason.
+    ///   - inTimeOrder: the entries of several uploads in one file (a fleet's receiver): held and
+    ///     ordered by time before they are joined, instead of joined as read.
     static func readHost(
         _ reader: JournalReader, own: [[(String, String)]], trust: JournalTrust, sinceUSec: UInt64?,
-        picker: inout JournalFieldPicker, admit: (PickedEntry) -> Bool, _ take: (Incident) -> Void
+        picker: inout JournalFieldPicker, inTimeOrder: Bool = false, admit: (PickedEntry) -> Bool,
+        _ take: (Incident) -> Void
     ) throws(SystemdError) -> [JournalTrust.Reason: Int] {
         var plan = TimelineStream.Plan(trust: trust)
         try select(TimelineStream.daemonMessageIDs, and: own, sinceUSec: sinceUSec, in: reader)
@@ -92,15 +95,33 @@ enum JournalSource {
         }
         var stream = TimelineStream(consume plan)
         try select(TimelineReport.messageIDs, and: own, sinceUSec: sinceUSec, in: reader)
+        var held: [JournalRecord] = []
         while let realtime = try next(reader, sinceUSec: sinceUSec) {
             try reader.pick(&picker)
             let entry = PickedEntry(picker: picker)
             guard admit(entry), stream.admit(entry) else { continue }
-            guard stream.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) else { break }
+            let record = JournalRecord(realtimeUSec: realtime, fields: picker.fields)
+            if inTimeOrder {
+                held.append(record)
+                continue
+            }
+            guard stream.add(record) else { break }
+            for incident in stream.takeFinished() { take(incident) }
+        }
+        for record in Self.inTimeOrder(held) {
+            guard stream.add(record) else { break }
             for incident in stream.takeFinished() { take(incident) }
         }
         for incident in stream.finish() { take(incident) }
         return stream.ignored
+    }
+
+    /// `records` ordered by the time journald stamped them, journal order deciding between equal
+    /// times. A host's file on the fleet's receiver holds what several uploaders sent (the default
+    /// journal and each namespace's), in the order it arrived, not the order it happened; one host's
+    /// entries are few enough to hold.
+    static func inTimeOrder(_ records: [JournalRecord]) -> [JournalRecord] {
+        records.enumerated().sorted { ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset) }.map(\.element)
     }
 
     /// Opens the journal files of `place`.

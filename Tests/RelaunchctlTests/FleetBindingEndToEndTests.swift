@@ -71,6 +71,22 @@ struct FleetBindingEndToEndTests {
         #expect(try review(["--file", fleet.path + "/remote-fleet-a.journal", fleet.path + "/remote-fleet-b.journal"]).summary.kills == 2)
     }
 
+    @Test("A host's file holding its uploads out of time order (the app's namespace arriving last) reviews as the host's own")
+    func uploadsOutOfOrder() throws {
+        let fleet = try FleetJournalEndToEndTests.Fleet()
+        let (hostname, machine, boot) = Self.a
+        // fleet-a's file again, written as its uploads arrived: the app's entries last.
+        _ = try Executable.run(["-f", fleet.path + "/remote-fleet-a.journal"], program: "/bin/rm")
+        try ExportedRelaunch.write(hostname: hostname, machine: machine, boot: boot, into: fleet.path, appLast: true)
+        try write("# certificate-name machine-id hostname\nfleet-a \(Self.a.1) fleet-a\nfleet-b \(Self.b.1) fleet-b\n",
+                  to: fleet.path + "/fleet-hosts")
+        let report = try review(["--directory", fleet.path, "--host", "fleet-a"])
+        #expect(report.incidents.map { $0.events.map(\.kind) } == [
+            ["permission-changed", "kill-sent", "process-exited", "restart-scheduled", "process-started",
+             "restoration-finished", "launched", "ready"],
+        ])
+    }
+
     @Test("A host table that cannot be read is a one-line error naming the file and the line")
     func badTable() throws {
         let fleet = try fleet(forgedUID: "4242", table: false)

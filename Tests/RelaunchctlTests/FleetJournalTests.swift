@@ -15,7 +15,11 @@ enum ExportedRelaunch {
     /// The export stream of host `hostname` (its `_MACHINE_ID` and `_BOOT_ID` too); the unit's
     /// invocation ids are the same for every host, as on hosts made from one image. `extra` entries
     /// (µs after the change, fields) go in among the others by time.
-    static func stream(hostname: String, machine: String, boot: String, extra: [(UInt64, [String: String])] = []) -> String {
+    /// With `appLast`, the app's entries come after all the others, as they reach a receiver whose
+    /// host uploads each journal namespace on its own (the app's namespace last), times unchanged.
+    static func stream(
+        hostname: String, machine: String, boot: String, extra: [(UInt64, [String: String])] = [], appLast: Bool = false
+    ) -> String {
         let t0: UInt64 = 1_772_442_000_000_000
         let daemon = ["_SYSTEMD_UNIT": "permissiond.service", "_UID": "991", "_COMM": "permissiond", "_PID": "300"]
         let pid1 = ["_PID": "1", "_UID": "0", "_COMM": "systemd"]
@@ -42,7 +46,11 @@ enum ExportedRelaunch {
                 ["MESSAGE_ID": "39f53479d3a045ac8e11786248231fbf"]) { $1 }),
         ]
         var text = ""
-        let all = (entries + extra).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        var all = (entries + extra).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+        if appLast {
+            let isApp = { (entry: (UInt64, [String: String])) in entry.1["_SYSTEMD_UNIT"] == app["_SYSTEMD_UNIT"] }
+            all = all.filter { !isApp($0) } + all.filter(isApp)
+        }
         for (index, (offset, fields)) in all.enumerated() {
             let usec = t0 + offset
             let monotonic = 5_000_000 + offset
@@ -57,11 +65,12 @@ enum ExportedRelaunch {
 
     /// Writes `folder/remote-HOSTNAME.journal` through systemd-journal-remote.
     static func write(
-        hostname: String, machine: String, boot: String, into folder: String, extra: [(UInt64, [String: String])] = []
+        hostname: String, machine: String, boot: String, into folder: String, extra: [(UInt64, [String: String])] = [],
+        appLast: Bool = false
     ) throws {
         let export = folder + "/" + hostname + ".export"
         guard let file = fopen(export, "w") else { throw TestFailure("cannot write \(export)") }
-        fputs(stream(hostname: hostname, machine: machine, boot: boot, extra: extra), file)
+        fputs(stream(hostname: hostname, machine: machine, boot: boot, extra: extra, appLast: appLast), file)
         fclose(file)
         defer { unlink(export) }
         let result = try Executable.run(
