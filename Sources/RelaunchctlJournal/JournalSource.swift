@@ -89,10 +89,14 @@ enum JournalSource {
     ) throws(SystemdError) -> [JournalTrust.Reason: Int] {
         var plan = TimelineStream.Plan(trust: trust)
         try select(TimelineStream.daemonMessageIDs, and: own, sinceUSec: sinceUSec, in: reader)
+        var daemonHeld: [JournalRecord] = []
         while let realtime = try next(reader, sinceUSec: sinceUSec) {
             try reader.pick(&picker)
-            if admit(PickedEntry(picker: picker)) { plan.add(JournalRecord(realtimeUSec: realtime, fields: picker.fields)) }
+            guard admit(PickedEntry(picker: picker)) else { continue }
+            let record = JournalRecord(realtimeUSec: realtime, fields: picker.fields)
+            if inTimeOrder { daemonHeld.append(record) } else { plan.add(record) }
         }
+        for record in Self.inTimeOrder(daemonHeld) { plan.add(record) }
         var stream = TimelineStream(consume plan)
         try select(TimelineReport.messageIDs, and: own, sinceUSec: sinceUSec, in: reader)
         var held: [JournalRecord] = []
@@ -117,11 +121,24 @@ enum JournalSource {
     }
 
     /// `records` ordered by the time journald stamped them, journal order deciding between equal
-    /// times. A host's file on the fleet's receiver holds what several uploaders sent (the default
-    /// journal and each namespace's), in the order it arrived, not the order it happened; one host's
-    /// entries are few enough to hold.
+    /// times, each entry once. A host's file on the fleet's receiver holds what several uploaders
+    /// sent (the default journal and each namespace's), in the order it arrived, not the order it
+    /// happened; and an upload that failed after the receiver had written part of it is sent again
+    /// whole, so an entry can be there twice (the same time to the microsecond and the same fields:
+    /// the same entry). One host's entries are few enough to hold.
     static func inTimeOrder(_ records: [JournalRecord]) -> [JournalRecord] {
-        records.enumerated().sorted { ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset) }.map(\.element)
+        let sorted = records.enumerated()
+            .sorted { ($0.element.realtimeUSec, $0.offset) < ($1.element.realtimeUSec, $1.offset) }.map(\.element)
+        var once: [JournalRecord] = []
+        once.reserveCapacity(sorted.count)
+        var sameTime: [JournalRecord] = []
+        for record in sorted {
+            if record.realtimeUSec != sameTime.first?.realtimeUSec { sameTime.removeAll(keepingCapacity: true) }
+            guard !sameTime.contains(record) else { continue }
+            sameTime.append(record)
+            once.append(record)
+        }
+        return once
     }
 
     /// Opens the journal files of `place`.

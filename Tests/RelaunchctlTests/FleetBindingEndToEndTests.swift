@@ -71,13 +71,17 @@ struct FleetBindingEndToEndTests {
         #expect(try review(["--file", fleet.path + "/remote-fleet-a.journal", fleet.path + "/remote-fleet-b.journal"]).summary.kills == 2)
     }
 
-    @Test("A host's file holding its uploads out of time order (the app's namespace arriving last) reviews as the host's own")
+    @Test("A host's file holding its uploads out of time order (the app's namespace arriving last), one entry sent twice, reviews as the host's own")
     func uploadsOutOfOrder() throws {
         let fleet = try FleetJournalEndToEndTests.Fleet()
         let (hostname, machine, boot) = Self.a
-        // fleet-a's file again, written as its uploads arrived: the app's entries last.
+        // fleet-a's file again, written as its uploads arrived: the app's entries last, and its
+        // launch entry twice (an upload the receiver had written part of, sent again whole).
         _ = try Executable.run(["-f", fleet.path + "/remote-fleet-a.journal"], program: "/bin/rm")
-        try ExportedRelaunch.write(hostname: hostname, machine: machine, boot: boot, into: fleet.path, appLast: true)
+        let launched = ExportedRelaunch.relaunchedApp.merging(
+            ["MESSAGE_ID": "0c3ece682843457296ab0da296a09171", "LAUNCH_OUTCOME": "restored", "BUILD_NUMBER": "7"]) { $1 }
+        try ExportedRelaunch.write(hostname: hostname, machine: machine, boot: boot, into: fleet.path,
+                                   extra: [(130_500, launched)], appLast: true)
         try write("# certificate-name machine-id hostname\nfleet-a \(Self.a.1) fleet-a\nfleet-b \(Self.b.1) fleet-b\n",
                   to: fleet.path + "/fleet-hosts")
         let report = try review(["--directory", fleet.path, "--host", "fleet-a"])

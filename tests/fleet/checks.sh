@@ -151,9 +151,40 @@ run_checks() {
 
 # outage_round: the receiver stops; the hosts toggle; each uploader fails and waits; the receiver
 # lacks the round; it starts again; uploads resume from the saved cursor, nothing missing or twice.
+# uploads_idle NAME: true when every uploader of host NAME (the default journal's and each namespace's)
+# has saved the cursor of its journal's newest entry: no upload is on its way. Prints what differs.
+uploads_idle() {
+    ct_exec "$1" sh -c '
+        busy=0
+        machine=$(cat /etc/machine-id)
+        for state in /var/lib/private/systemd/journal-upload/state /var/lib/private/relaunch-fleet-upload-*/state; do
+            [ -f "$state" ] || continue
+            case "$state" in
+                */relaunch-fleet-upload-*)
+                    namespace=${state#/var/lib/private/relaunch-fleet-upload-}
+                    namespace=${namespace%/state}
+                    head=$(journalctl -q -D "/var/log/journal/$machine.$namespace" -n 0 --show-cursor | sed -n "s/^-- cursor: //p") ;;
+                *) head=$(journalctl -q -n 0 --show-cursor | sed -n "s/^-- cursor: //p") ;;
+            esac
+            saved=$(sed -n "s/^LAST_CURSOR=//p" "$state")
+            [ "$saved" = "$head" ] || { echo "$state: saved ${saved:-nothing}, newest $head"; busy=1; }
+        done
+        exit $busy'
+}
+
 outage_round() {
     local name deadline state restarts summary="" cursor
     local -A restarts_before=()
+    # The receiver stops between uploads, not during one: an upload cut off half way may be written in
+    # part and is sent again in full (duplicates systemd does not remove). With an uploader per journal
+    # namespace some upload is often on its way, so wait until none is.
+    for name in "${hosts[@]}"; do
+        deadline=$((SECONDS + 60))
+        until uploads_idle "$name" >"$logs/uploads-idle-$name.txt"; do
+            [[ $SECONDS -lt $deadline ]] || { echo "    (outage: $name's uploads still busy after 60 s: $(head -n 1 "$logs/uploads-idle-$name.txt"))"; break; }
+            sleep 0.2
+        done
+    done
     ct_exec "$receiver" systemctl stop relaunch-fleet-proxy.service ||
         { fail "outage: systemctl stop relaunch-fleet-proxy.service on $receiver"; return; }
     for name in "${hosts[@]}"; do
