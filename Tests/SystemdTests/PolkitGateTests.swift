@@ -17,6 +17,29 @@ private final class CountingPolkit: PolkitChecking {
     }
 }
 
+/// polkit as a stand-in that holds every question until ``answer(_:)``.
+private final class HeldPolkit: PolkitChecking {
+    private let state = Mutex<(asked: Int, held: [CheckedContinuation<PolkitVerdict, Never>])>((0, []))
+    var asked: Int { state.withLock { $0.asked } }
+
+    func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict {
+        await withCheckedContinuation { question in
+            state.withLock {
+                $0.asked += 1
+                $0.held.append(question)
+            }
+        }
+    }
+
+    func answer(_ verdict: PolkitVerdict) {
+        let held = state.withLock { state in
+            defer { state.held = [] }
+            return state.held
+        }
+        for question in held { question.resume(returning: verdict) }
+    }
+}
+
 /// The waits a gate asked for, instead of sleeping.
 private final class Waits: Sendable {
     let taken = Mutex<[Duration]>([])
@@ -82,5 +105,33 @@ struct PolkitGateTests {
         gate.forgetAll()
         _ = try await gate.check(action: "a", busName: ":1.5", uid: 1000, interactive: false)
         #expect(polkit.asked.withLock { $0 } == 2)
+    }
+
+    @Test("Calls of one connection that arrive while polkit is asked the same wait for that answer", arguments: [PolkitVerdict.denied, .authorized])
+    func oneQuestionPerConnection(verdict: PolkitVerdict) async throws {
+        let polkit = HeldPolkit()
+        let waits = Waits()
+        let gate = PolkitGate(polkit: polkit, limits: Self.limits, sleep: { waits.sleep($0) })
+        try await withThrowingTaskGroup(of: PolkitVerdict.self) { group in
+            for _ in 0..<16 {
+                group.addTask { try await gate.check(action: "a.read", busName: ":1.40", uid: 65534, interactive: false) }
+            }
+            // Another connection of the same user asks its own question.
+            group.addTask { try await gate.check(action: "a.read", busName: ":1.41", uid: 65534, interactive: false) }
+            var joined = false
+            for _ in 0..<10_000 {
+                if gate.callsWaiting(busName: ":1.40", action: "a.read") == 15 && polkit.asked == 2 { joined = true; break }
+                await Task.yield()
+            }
+            #expect(joined, "15 calls wait behind the first, and polkit has two questions")
+            polkit.answer(verdict)
+            var answers: [PolkitVerdict] = []
+            for try await answer in group { answers.append(answer) }
+            #expect(answers == Array(repeating: verdict, count: 17))
+        }
+        #expect(polkit.asked == 2, "one question per connection, not one per call")
+        #expect(gate.callsWaiting(busName: ":1.40", action: "a.read") == 0)
+        // The calls that waited for a refusal take their turn in the uid's pace; a yes waits for nothing.
+        #expect(waits.taken.withLock { $0.count } == (verdict == .denied ? 15 : 0))
     }
 }

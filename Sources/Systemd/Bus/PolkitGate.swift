@@ -35,14 +35,26 @@ extension PolkitAuthority: PolkitChecking {
 ///   the same answer without polkit. A unique bus name is never reused while the bus runs; a prompt
 ///   (an interactive call) always goes to polkit, and a yes forgets the connection's refusals.
 ///   Forgotten at ``forgetAll()`` (a reconnect, a reload) and past ``refusalCapacity`` names.
+/// - **One question at a time per connection and action**: calls that allow no prompt and arrive
+///   while polkit is being asked the same about the same connection wait for that answer instead
+///   of asking again. A connection holding 16 calls costs polkit one check, not 16 (a flood of 200
+///   such connections kept polkitd busy for seconds, and everyone on the machine paid for its CPU).
 /// - **Remembered refusals come at a pace per uid** (``refusalInterval`` apart): a flooder that
 ///   sends the same call again the moment it is refused waits, holding nothing but its own calls,
 ///   instead of spinning the bus daemon and this daemon's serving thread.
 package final class PolkitGate: Sendable {
+    private struct Question: Hashable {
+        let busName: String
+        let action: String
+    }
+    private typealias Waiter = CheckedContinuation<Turn, Never>
     private struct Refusals {
         var byName: [String: [String: PolkitVerdict]] = [:]
         /// When the next remembered refusal of each uid may be answered.
         var nextAnswer: [UInt32: ContinuousClock.Instant] = [:]
+        /// The questions (allowing no prompt) polkit is being asked now, with the calls waiting for
+        /// each answer. Kept by ``forgetAll()``: those calls are still waiting.
+        var asking: [Question: [Waiter]] = [:]
     }
 
     let polkit: any PolkitChecking
@@ -69,10 +81,52 @@ package final class PolkitGate: Sendable {
     /// - Throws: ``BusError``: LimitsExceeded when `uid` has too many checks waiting; polkit's or
     ///   the bus's error when polkit could not be asked (never a yes).
     package func check(action: String, busName: String, uid: UInt32, interactive: Bool) async throws(BusError) -> PolkitVerdict {
-        if !interactive, let refused = remembered(action, busName) {
+        if interactive {
+            return try await ask(action: action, busName: busName, uid: uid, interactive: true)
+        }
+        let question = Question(busName: busName, action: action)
+        let turn = await withCheckedContinuation { (call: Waiter) in
+            let now = refusals.withLock { refusals -> Turn? in
+                if let refused = refusals.byName[busName]?[action] { return .refused(refused) }
+                if refusals.asking[question] != nil {
+                    refusals.asking[question]!.append(call)
+                    return nil
+                }
+                refusals.asking[question] = []
+                return .asker
+            }
+            if let now { call.resume(returning: now) }
+        }
+        switch turn {
+        case .refused(let refused):
             await sleep(nextRefusalDelay(uid: uid))
             return refused
+        case .answered(let answer):
+            let verdict = try answer.get()
+            if verdict != .authorized { await sleep(nextRefusalDelay(uid: uid)) }
+            return verdict
+        case .asker:
+            let answer: Result<PolkitVerdict, BusError>
+            do {
+                answer = .success(try await ask(action: action, busName: busName, uid: uid, interactive: false))
+            } catch {
+                answer = .failure(error)
+            }
+            let waiting = refusals.withLock { $0.asking.removeValue(forKey: question) ?? [] }
+            for call in waiting { call.resume(returning: .answered(answer)) }
+            return try answer.get()
         }
+    }
+
+    /// What a call that allows no prompt does: answer a remembered refusal, take the answer to the
+    /// same question already being asked, or ask it.
+    private enum Turn: Sendable {
+        case refused(PolkitVerdict)
+        case answered(Result<PolkitVerdict, BusError>)
+        case asker
+    }
+
+    private func ask(action: String, busName: String, uid: UInt32, interactive: Bool) async throws(BusError) -> PolkitVerdict {
         let polkit = polkit
         let verdict = try await budget.run(for: uid, describedAs: "uid \(uid)") { () throws(BusError) in
             try await polkit.check(action: action, busName: busName, interactive: interactive)
@@ -94,11 +148,15 @@ package final class PolkitGate: Sendable {
 
     /// Forgets every refusal (the bus connection was made anew, or the configuration reloaded).
     package func forgetAll() {
-        refusals.withLock { $0 = Refusals() }
+        refusals.withLock { refusals in
+            refusals.byName = [:]
+            refusals.nextAnswer = [:]
+        }
     }
 
-    private func remembered(_ action: String, _ busName: String) -> PolkitVerdict? {
-        refusals.withLock { $0.byName[busName]?[action] }
+    /// How many calls wait for polkit's answer to the question being asked about `busName` and `action`.
+    package func callsWaiting(busName: String, action: String) -> Int {
+        refusals.withLock { $0.asking[Question(busName: busName, action: action)]?.count ?? 0 }
     }
 
     /// How long this remembered refusal of `uid` waits: the uid's refusals come one per interval.
