@@ -17,23 +17,31 @@ private final class CountingPolkit: PolkitChecking {
     }
 }
 
-/// polkit as a stand-in that holds every question until ``answer(_:)``.
+/// polkit as a stand-in that holds every question until ``answer(_:)``, and answers at once after.
 private final class HeldPolkit: PolkitChecking {
-    private let state = Mutex<(asked: Int, held: [CheckedContinuation<PolkitVerdict, Never>])>((0, []))
+    private struct State {
+        var asked = 0
+        var held: [CheckedContinuation<PolkitVerdict, Never>] = []
+        var verdict: PolkitVerdict?
+    }
+    private let state = Mutex(State())
     var asked: Int { state.withLock { $0.asked } }
 
     func check(action: String, busName: String, interactive: Bool) async throws(BusError) -> PolkitVerdict {
         await withCheckedContinuation { question in
-            state.withLock {
-                $0.asked += 1
-                $0.held.append(question)
+            let verdict = state.withLock { state -> PolkitVerdict? in
+                state.asked += 1
+                if state.verdict == nil { state.held.append(question) }
+                return state.verdict
             }
+            if let verdict { question.resume(returning: verdict) }
         }
     }
 
     func answer(_ verdict: PolkitVerdict) {
         let held = state.withLock { state in
             defer { state.held = [] }
+            state.verdict = verdict
             return state.held
         }
         for question in held { question.resume(returning: verdict) }
