@@ -43,16 +43,18 @@ check_pins() {
     fi
 }
 
-# Peers without a valid certificate: none, another CA's (CN=fleet-a), a revoked one (CN=fleet-b): each
+# Peers without a valid certificate: none, another CA's (CN=fleet-a), the fleet CA's own but expired in
+# 2020 (CN=fleet-c), a revoked one (CN=fleet-b): each
 # refused by TLS, nothing written. Then fleet-c's own certificate: accepted (the same request).
 check_refused_peers() {
     local kind status boot n files_before files_after
     local -A args=(
         [no-certificate]=""
         [another-ca]="--cert $run/other-ca/fleet-a.pem --key $run/other-ca/fleet-a.key"
+        [expired]="--cert $run/ca/fleet-c-expired.pem --key $run/ca/fleet-c-expired.key"
         [revoked]="--cert $run/ca/fleet-b-revoked.pem --key $run/ca/fleet-b-revoked.key"
     )
-    for kind in no-certificate another-ca revoked; do
+    for kind in no-certificate another-ca expired revoked; do
         boot=$(printf '%s' "$kind" | md5sum | cut -c1-32)
         "$here/forge" --machine "${machine_id[fleet-a]}" --hostname fleet-a --boot "$boot" --realtime "$(date +%s)000000" >"$run/forged.export"
         files_before=$(ct_exec "$receiver" ls "$remote" | md5sum)
