@@ -175,11 +175,12 @@ host_snapshot() {
     for key in net/unix/max_dgram_qlen fs/file-max fs/nr_open kernel/printk_devkmsg kernel/pid_max; do
         echo "$key $(cat "/proc/sys/$key" 2>/dev/null || echo -)"
     done >"$dir/sysctl"
-    # Processes in a cgroup of a sandbox (relaunch-sandbox-*), by PID, with their cgroup: not by name,
-    # which other work on a shared machine (a test's private dbus-daemon) shares.
+    # Processes in this sandbox's cgroup (scripts/sandbox paths; relaunch-sandbox-* without one), by PID,
+    # with their cgroup: not by name, which other work on a shared machine (a test's private
+    # dbus-daemon, another named sandbox) shares.
     local pid group
     for pid in /proc/[0-9]*; do
-        group=$(cut -d: -f3- "$pid/cgroup" 2>/dev/null | grep -m1 'relaunch-sandbox-') || continue
+        group=$(cut -d: -f3- "$pid/cgroup" 2>/dev/null | grep -m1 -F "${SANDBOX_CGROUP:-relaunch-sandbox-}") || continue
         echo "${pid#/proc/} $(cat "$pid/comm" 2>/dev/null) $group"
     done | sort >"$dir/processes"
 }
@@ -196,7 +197,7 @@ sandbox_names() {
     in_sandbox ls -A /dev >"$dir/dev" 2>/dev/null || true
     in_sandbox ls -A /var/lib >"$dir/var-lib" 2>/dev/null || true
     echo "/var/log/journal/$(in_sandbox cat /etc/machine-id 2>/dev/null)" >"$dir/var-log-journal"
-    echo "relaunch-sandbox-" >"$dir/cgroups"
+    echo "${SANDBOX_CGROUP:-relaunch-sandbox-}" >"$dir/cgroups"
 }
 
 # assert_same_file NAME: the snapshot file NAME is the same before up and after down; for a snapshot

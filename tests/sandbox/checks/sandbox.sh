@@ -8,7 +8,7 @@ check_units_active() {
 
 check_up_is_idempotent() {
     local before after
-    before=$(cut -d' ' -f1 "$REPO/.build-sandbox/pid" 2>/dev/null || "$SANDBOX" status | sed -n 's/.*pid \([0-9]*\).*/\1/p')
+    before=$(cut -d' ' -f1 "${SANDBOX_STATE:-$REPO/.build-sandbox}/pid" 2>/dev/null || "$SANDBOX" status | sed -n 's/.*pid \([0-9]*\).*/\1/p')
     expect_exit 0 "$SANDBOX" up ${BIN_DIR:+--bin-dir "$BIN_DIR"}
     assert_contains "$EXPECT_OUTPUT" "already running" "second up"
     after=$("$SANDBOX" status | sed -n 's/^sandbox: running, pid \([0-9]*\).*/\1/p')
@@ -115,4 +115,41 @@ check_app_runs_as_its_user() {
     pid=$(unit_prop checkin-demo.service MainPID)
     uid=$(in_sandbox awk '/^Uid:/ { print $2 }' "/proc/$pid/status")
     assert_eq "$(in_sandbox id -u relaunch-checkin)" "$uid" "uid of checkin-demo's main process"
+}
+
+# A second sandbox, named, beside this one (scripts/sandbox --name): its own PID 1, machine id, bus and
+# store. A permission changed in it stays unchanged here and its app's kill leaves this one's app
+# running; its down leaves this sandbox up. The post checks then find the host as it was, though
+# another sandbox came and went during the run.
+check_named_sandbox_runs_beside_this_one() {
+    local other=side-$$ here_pid other_pid here_app_pid other_app_pid before
+    side() { "$SANDBOX" --name "$other" "$@"; }
+    side down >/dev/null 2>&1 || true
+    trap 'side down >/dev/null 2>&1 || true' EXIT
+    expect_exit 0 side up ${BIN_DIR:+--bin-dir "$BIN_DIR"}
+    here_pid=$("$SANDBOX" status | sed -n 's/^sandbox: running, pid \([0-9]*\).*/\1/p')
+    other_pid=$(side status | sed -n 's/^sandbox: running, pid \([0-9]*\).*/\1/p')
+    [[ -n $here_pid && -n $other_pid && $here_pid != "$other_pid" ]] || fail "two sandboxes, two PID 1s: '$here_pid' and '$other_pid'"
+    [[ "$(readlink "/proc/$here_pid/ns/pid")" != "$(readlink "/proc/$other_pid/ns/pid")" ]] || fail "both sandboxes share a PID namespace"
+    [[ "$(in_sandbox cat /etc/machine-id)" != "$(side exec -- cat /etc/machine-id)" ]] || fail "both sandboxes have one machine id"
+
+    before=$(in_sandbox relaunchctl permission get checkin-demo microphone)
+    here_app_pid=$(in_sandbox systemctl show -P MainPID checkin-demo.service)
+    other_app_pid=$(side exec -- systemctl show -P MainPID checkin-demo.service)
+    local state=denied
+    [[ $before != denied ]] || state=allowed
+    side exec -- relaunchctl permission set checkin-demo microphone "$state" >/dev/null ||
+        fail "relaunchctl permission set in the other sandbox failed"
+    assert_eq "$state" "$(side exec -- relaunchctl permission get checkin-demo microphone)" "the other sandbox's microphone"
+    assert_eq "$before" "$(in_sandbox relaunchctl permission get checkin-demo microphone)" "this sandbox's microphone after the other's change"
+    # The change killed the other sandbox's app (ios: every change but location's); this one's runs on.
+    wait_until 30 side exec -- sh -c "pid=\$(systemctl show -P MainPID checkin-demo.service); [ \"\$pid\" != 0 ] && [ \"\$pid\" != $other_app_pid ]"
+    assert_eq "$here_app_pid" "$(in_sandbox systemctl show -P MainPID checkin-demo.service)" "this sandbox's checkin-demo PID"
+
+    expect_exit 0 side down
+    expect_exit 3 side status
+    [[ ! -d /sys/fs/cgroup/"$(side paths | sed -n 's/^cgroup //p')" ]] || fail "the other sandbox's cgroup is left after its down"
+    assert_eq active "$(in_sandbox systemctl is-active permissiond.service)" "this sandbox's permissiond after the other's down"
+    rm -rf "$REPO/.build-sandbox-$other"
+    trap - EXIT
 }
