@@ -1,3 +1,4 @@
+import RelaunchContract
 /// Writes the timeline as JSON one incident at a time, so that a long journal's report need not be
 /// held: the bytes are those of Foundation's `JSONEncoder` with `[.prettyPrinted, .sortedKeys]` for
 /// the whole ``TimelineReport`` (two-space indents, `" : "`, keys in UTF-8 order, `/` written `\/`).
@@ -227,35 +228,8 @@ package struct TimelineJSONWriter: Sendable {
         if let value { number(value, &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
-    /// A JSON string as JSONEncoder escapes it: `"`, `\` and `/` with a backslash, control characters
-    /// as `\b \f \n \r \t` or `\u00xx`, everything else as its UTF-8 bytes.
+    /// A JSON string as JSONEncoder escapes it (``JSONText``, the one writer of JSON strings).
     private static func string(_ value: String, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // Most values (unit names, ids, numbers) need no escape: copied whole, not a byte at a time.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) {
-            out.append(contentsOf: value.utf8)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONText.append(value, to: &out)
     }
 }
