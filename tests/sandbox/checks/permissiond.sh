@@ -316,7 +316,7 @@ check_permissiond_rejects_bad_arguments() {
     assert_contains "$EXPECT_OUTPUT" "camera, microphone, photos, contacts, calendars, location" "its message"
     expect_exit 1 pd_send Set string:"$PD_APP" string:camera string:maybe
     assert_contains "$EXPECT_OUTPUT" "$invalid" "Set with an unknown state"
-    assert_contains "$EXPECT_OUTPUT" "allowed, denied, not-determined" "its message"
+    assert_contains "$EXPECT_OUTPUT" "not-determined, denied, allowed" "its message"
     expect_exit 1 pd_send Get string:"No Such App!" string:camera
     assert_contains "$EXPECT_OUTPUT" "$invalid" "Get with a malformed app id"
     assert_contains "$EXPECT_OUTPUT" "[a-z0-9]" "its message"
