@@ -19,23 +19,37 @@ struct PermissionWalkTests {
     func randomTransitionsKillExactlyAsTheTableSays(index: Int, appID: String) async throws {
         var random = WalkRandom(seed: RandomWalkTests.seed &* 37 &+ UInt64(index + 1))
         let registration = try #require(AppRegistry.load()[appID])
-        let app = try await TestedApp.attach(appID, timeout: .seconds(120))
-        let profile = try #require(KillPolicy(rawValue: app.profile))
+        var app = try await TestedApp.attach(appID, timeout: .seconds(120))
         let table = try ProfileDocument.load()
-        print("permission walk of \(appID) (\(profile)): seed \(RandomWalkTests.seed), \(Self.steps) steps (replay with RELAUNCH_WALK_SEED=\(RandomWalkTests.seed))")
-        var trace: [String] = []
-        for _ in 1...Self.steps {
-            let permission = registration.permissions[Int(random.next() % UInt64(registration.permissions.count))]
-            let states = profile.profile.rule(permission).states.map(\.state)
-            let state = states[Int(random.next() % UInt64(states.count))]
-            let old = try await app.permission(permission).store
-            let change = try await app.setPermission(permission, to: state)
-            let expected = try #require(table[profile]?[permission]?[old]?[state], "docs/PERMISSIONS.md has no \(profile) \(permission) \(old) -> \(state)")
-            trace.append("\(permission) \(old) -> \(state): \(change.wasKilled ? "killed" : "not killed"), table: \(expected)")
-            #expect(change.wasKilled == (expected == .kill), "\(appID): \(trace.joined(separator: "; "))")
-            #expect(change.expected == expected, "\(appID): the profile in the code says \(change.expected), the document \(expected)")
-            if change.wasKilled { #expect(change.relaunch?.outcome == .restored, "\(appID): came back \(String(describing: change.relaunch?.outcome))") }
-            try await expectViewEqualsStore(app, registration.permissions, trace)
+        defer { try? DaemonProfile.set(nil) }
+        for profile in KillPolicy.allCases {
+            try DaemonProfile.set(profile)
+            app.profile = profile.rawValue
+            // Start from states this profile has (another profile's limited or add-only is not in its table).
+            try await app.background()
+            try await app.resetPermission()
+            try await app.foreground()
+            print("permission walk of \(appID) (\(profile)): seed \(RandomWalkTests.seed), \(Self.steps) steps (replay with RELAUNCH_WALK_SEED=\(RandomWalkTests.seed))")
+            var trace: [String] = []
+            for _ in 1...Self.steps {
+                let permission = registration.permissions[Int(random.next() % UInt64(registration.permissions.count))]
+                let states = profile.profile.rule(permission).states.map(\.state)
+                let state = states[Int(random.next() % UInt64(states.count))]
+                let old = try await app.permission(permission).store
+                // As a user does: the app goes to the background (Settings), where it preserves its state.
+                try await app.background()
+                let change = try await app.setPermission(permission, to: state)
+                let expected = try #require(
+                    table[profile]?[permission]?[old]?[state], "docs/PERMISSIONS.md has no \(profile) \(permission) \(old) -> \(state)")
+                trace.append("\(permission) \(old) -> \(state): \(change.wasKilled ? "killed" : "not killed"), table: \(expected)")
+                #expect(change.wasKilled == (expected == .kill), "\(appID) \(profile): \(trace.joined(separator: "; "))")
+                #expect(change.expected == expected, "\(appID): the profile in the code says \(change.expected), the document \(expected)")
+                if change.wasKilled {
+                    #expect(change.relaunch?.outcome == .restored, "\(appID): came back \(String(describing: change.relaunch?.outcome))")
+                }
+                try await expectViewEqualsStore(app, registration.permissions, trace)
+                try await app.foreground()
+            }
         }
     }
 
@@ -55,6 +69,47 @@ struct PermissionWalkTests {
     }
 }
 
+/// Runs the sandbox's permissiond with a profile (the runtime drop-in the scenarios use), or with
+/// its own again (nil), and waits until it is back.
+enum DaemonProfile {
+    static let dropIn = "/run/systemd/system/permissiond.service.d/50-relaunch-scenario-policy.conf"
+
+    static func set(_ profile: KillPolicy?) throws {
+        if let profile {
+            try FileManager.default.createDirectory(
+                atPath: (dropIn as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(profile.rawValue)\n".write(toFile: dropIn, atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(atPath: dropIn)
+        }
+        for arguments in [["daemon-reload"], ["restart", "permissiond.service"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "systemctl \(arguments.joined(separator: " ")) failed")
+        }
+    }
+}
+
+/// The walk's oracle reads every transition the code's profiles have (runs outside the sandbox too).
+@Suite struct ProfileDocumentTests {
+    @Test func theDocumentHasEveryTransitionOfBothProfiles() throws {
+        let table = try ProfileDocument.load()
+        for profile in KillPolicy.allCases {
+            for rule in profile.profile.rules {
+                for old in rule.states.map(\.state) {
+                    for new in rule.states.map(\.state) {
+                        #expect(table[profile]?[rule.permission]?[old]?[new] == profile.effect(of: rule.permission, from: old, to: new),
+                                "\(profile) \(rule.permission) \(old) -> \(new)")
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// docs/PERMISSIONS.md's transition matrices, read back: profile → permission → from → to → effect.
 enum ProfileDocument {
     typealias Table = [KillPolicy: [Permission: [PermissionState: [PermissionState: TransitionEffect]]]]
@@ -68,7 +123,7 @@ enum ProfileDocument {
         for line in text.split(separator: "\n").map(String.init) {
             // "`ios` `photos`: from (row) to (column)"
             if line.hasSuffix(": from (row) to (column)") {
-                let names = line.split(separator: "`").map(String.init)
+                let names = line.split(separator: "`", omittingEmptySubsequences: false).map(String.init)
                 guard names.count >= 4, let profile = KillPolicy(rawValue: names[1]),
                       let permission = Permission(rawValue: names[3]) else { current = nil; continue }
                 current = (profile, permission)
