@@ -189,7 +189,7 @@ check_permissiond_reads() {
     pd_register "$app"
     assert_eq not-determined "$(pd_get "$app" camera)" "Get of a never-set permission"
     out=$(pd_call List s "$app")
-    assert_contains "$out" "a{ss} 6 " "List"
+    assert_contains "$out" "a{ss} 7 " "List"  # every permission, notifications included
     local permission
     for permission in camera microphone photos contacts calendars location; do
         assert_contains "$out" "\"$permission\" \"not-determined\"" "List"
