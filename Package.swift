@@ -201,7 +201,7 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"]),
+        .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PermissionDaemonTests",
             dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]

@@ -22,6 +22,8 @@ package struct Incident: Sendable, Equatable, Codable {
     package var changedAtUSec: UInt64
     /// The unit that was killed, if any.
     package var unit: String?
+    /// Why permissiond made the change itself (`one-time grant expired`), nil for a caller's change.
+    package var reason: String? = nil
     /// Everything that followed, in time order, the change itself first.
     package var events: [TimelineEvent]
 

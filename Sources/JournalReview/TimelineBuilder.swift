@@ -161,6 +161,7 @@ package struct TimelineBuilder: Sendable {
             killDecided: record["KILL"] == "true",
             changedAtUSec: record.realtimeUSec,
             unit: record.fields[Self.killedUnitKey],
+            reason: record.fields["CHANGE_REASON"],
             events: []
         )
         incidents.append(incident)
@@ -172,7 +173,7 @@ package struct TimelineBuilder: Sendable {
         }
         hostOfOpen[number] = Host(record)
         append(.permissionChanged, record, to: number,
-               keeping: ["APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL"])
+               keeping: ["APP_ID", "PERMISSION", "OLD_STATE", "NEW_STATE", "CALLER_UID", "KILL", "CHANGE_REASON"])
     }
 
     private mutating func addManagerRecord(_ record: JournalRecord, to number: Int) {

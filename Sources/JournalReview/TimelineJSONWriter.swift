@@ -47,6 +47,10 @@ package struct TimelineJSONWriter: Sendable {
         Self.string(incident.oldState, &out)
         members.key("permission", &out)
         Self.string(incident.permission, &out)
+        if let reason = incident.reason {
+            members.key("reason", &out)
+            Self.string(reason, &out)
+        }
         if let unit = incident.unit {
             members.key("unit", &out)
             Self.string(unit, &out)

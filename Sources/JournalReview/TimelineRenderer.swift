@@ -83,7 +83,8 @@ package enum TimelineRenderer {
             line += "host \(incident.host.isEmpty ? incident.machineID : incident.host)  "
         }
         line += "\(incident.app)  "
-        line += "\(incident.permission) \(incident.oldState) → \(incident.newState)  (uid \(incident.callerUID))"
+        line += "\(incident.permission) \(incident.oldState) → \(incident.newState)  "
+        line += incident.reason.map { "(\($0))" } ?? "(uid \(incident.callerUID))"
         if !incident.killDecided { line += "  no kill" }
         return line
     }

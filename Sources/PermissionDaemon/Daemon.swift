@@ -93,7 +93,7 @@ package struct Daemon: Sendable {
         let service = PermissionService(
             database: store, configuration: configuration,
             units: hooks.map { HookedUnitController(units: systemd, hooks: $0) } ?? systemd,
-            authorizer: authorizer)
+            authorizer: authorizer, oneTimeDelay: settings.oneTimeDelay)
         let server = PermissionsBusServer(
             service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: lookupLink,
             forgetNames: { authorizer.forgetRefusals() })

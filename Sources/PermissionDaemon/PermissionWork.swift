@@ -82,6 +82,34 @@ package final class PermissionWork: Sendable {
         }
     }
 
+    /// Takes an app's report of its lifecycle (the app itself, or root): answers at once, and when
+    /// the app went to the background under a profile with one-time grants, queues their expiry on
+    /// the writer once the delay has passed (a report in between makes it stale: nothing expires).
+    package func lifecycle(
+        _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
+        reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
+    ) {
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
+            self.noteLifecycle(request)
+        }
+    }
+
+    /// Answers a lifecycle report and starts the one-time clock it may start.
+    package func noteLifecycle(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
+        let answer = service.read(request)
+        guard case .success = answer, case .lifecycle(let app, "background") = request,
+              let delay = service.oneTimeDelay(for: app), let period = service.lifecycles.backgroundPeriod(app)
+        else { return answer }
+        Task {
+            try? await Task.sleep(for: delay)
+            _ = self.writer.submit {
+                let outcome = await self.service.expireOneTimeGrants(app: app, period: period)
+                self.effects.submit(outcome.effects)
+            }
+        }
+        return answer
+    }
+
     /// The answer to a call taken after shutdown began.
     static let shuttingDown = PermissionServiceError.failed("permissiond is shutting down; nothing was changed: try again")
 

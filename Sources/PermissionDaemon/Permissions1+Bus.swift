@@ -25,11 +25,13 @@ extension PermissionRequest {
             self = .reset(app: try arguments.string(at: 0), permission: try arguments.string(at: 1))
         case "LastKill":
             self = .lastKill(app: try arguments.string(at: 0))
+        case "Lifecycle":
+            self = .lifecycle(app: try arguments.string(at: 0), lifecycle: try arguments.string(at: 1))
         default:
             throw BusError(
                 name: BusError.unknownMethodName,
                 message: "\(call.interface.name) has no method '\(call.member)' in permissiond; "
-                    + "accepted: Get, List, ListApps, Set, Reset, LastKill")
+                    + "accepted: Get, List, ListApps, Set, Reset, LastKill, Lifecycle")
         }
     }
 }

@@ -106,10 +106,14 @@ package struct PermissionsBusServer: Service {
                     let write: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
                         try Self.write(call, reply, work: work, callers: callers, pending: pending)
                     }
+                    let lifecycle: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
+                        try Self.lifecycle(call, reply, work: work, callers: callers, pending: pending)
+                    }
                     let object = try connection.export(
                         .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: Self.resolvesSenderUID,
                         handlers: [
                             "Get": read, "List": read, "ListApps": read, "LastKill": read, "Set": write, "Reset": write,
+                            "Lifecycle": lifecycle,
                             "TestHook": { (call, _) throws(BusError) -> BusReply? in
                                 try TestHooks.serve(call, hooks: testHooks)
                                 return .empty
@@ -157,6 +161,20 @@ package struct PermissionsBusServer: Service {
         case .success(let reply): return reply.busReply
         case .failure(let error): throw error.busError
         }
+    }
+
+    /// Takes an app's lifecycle report: at once when the caller is known to be the app or root,
+    /// else once it is looked up (anyone else gets AccessDenied).
+    static func lifecycle(
+        _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork, callers: CallerDirectory,
+        pending: PendingCalls
+    ) throws(BusError) -> BusReply? {
+        let request = try PermissionRequest(call)
+        if let caller = callers.cached(call.sender), work.service.readsWithoutAsking(request, caller: caller) {
+            return try answer(work.noteLifecycle(request))
+        }
+        try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
+        return nil
     }
 
     /// Takes a write (Set, Reset): asks polkit off the bus thread, then the writer commits, kills

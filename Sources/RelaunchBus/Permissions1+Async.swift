@@ -32,6 +32,11 @@ extension PermissionsClient {
         try await call("Reset", [.string(app), .string(permission)])
     }
 
+    /// `Lifecycle(app, lifecycle)`, completed by the connection's loop.
+    package func lifecycle(app: String, _ lifecycle: String) async throws(BusError) {
+        try await call("Lifecycle", [.string(app), .string(lifecycle)])
+    }
+
     /// `LastKill(app)`, completed by the connection's loop: nil when permissiond never killed the app.
     package func lastKill(app: String) async throws(BusError) -> LastKill? {
         try Self.lastKill(from: await call("LastKill", [.string(app)]))

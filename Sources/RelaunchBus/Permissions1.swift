@@ -16,6 +16,7 @@ extension BusInterface {
             Method("Set", [Argument("app", "s"), Argument("permission", "s"), Argument("state", "s")]),
             Method("Reset", [Argument("app", "s"), Argument("permission", "s")]),
             Method("LastKill", [Argument("app", "s")], returns: [Argument("kill", "(sssst)")]),
+            Method("Lifecycle", [Argument("app", "s"), Argument("lifecycle", "s")]),
             Method("TestHook", [Argument("name", "s")]),
         ],
         signals: [
@@ -125,6 +126,12 @@ package struct PermissionsClient: Sendable {
             invocationID: try fields.string(at: 0), permission: try fields.string(at: 1), old: try fields.string(at: 2),
             new: try fields.string(at: 3), realtimeMicroseconds: try fields.uint64(at: 4))
         return kill.invocationID.isEmpty ? nil : kill
+    }
+
+    /// `Lifecycle(app, lifecycle)`: the app tells permissiond it went to the `background` or is
+    /// `active` again, which starts and stops its one-time grants' clock (the app itself or root).
+    package func lifecycle(app: String, _ lifecycle: String) throws(BusError) {
+        try call("Lifecycle", [.string(app), .string(lifecycle)])
     }
 
     /// `TestHook(name)`: the sandbox's fault hooks (root, `RELAUNCH_TEST_HOOKS=1` only).

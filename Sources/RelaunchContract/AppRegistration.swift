@@ -9,8 +9,11 @@ import Glibc
 /// Unit=myapp.service
 /// BusName=org.example.MyApp1
 /// Permissions=camera photos
-/// KillPolicy=ios
+/// Profile=ios
 /// ```
+///
+/// `Profile=` chooses the app's permission profile (``PermissionProfile``); `KillPolicy=` is its
+/// older name and means the same.
 package struct AppRegistration: Sendable, Hashable {
     /// The app id: the file's name without `.conf`.
     package var app: String
@@ -20,7 +23,7 @@ package struct AppRegistration: Sendable, Hashable {
     package var busName: String?
     /// The permissions the app uses (all, unless the file names some).
     package var permissions: [Permission]
-    /// The app's own kill policy, overriding the daemon's.
+    /// The app's own profile (`Profile=` or `KillPolicy=`), overriding the daemon's.
     package var killPolicy: KillPolicy?
     /// The file it was read from.
     package var file: String
@@ -161,14 +164,15 @@ package struct AppRegistry: Sendable, Hashable {
                 }
                 guard !permissions.isEmpty else { throw fault("Permissions= names no permission") }
                 registration.permissions = permissions
-            case "KillPolicy":
+            case "Profile", "KillPolicy":
+                // KillPolicy= is the older name of Profile=: the two kill policies are the profiles.
                 guard let policy = KillPolicy(rawValue: value) else {
                     let accepted = KillPolicy.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw fault("unknown KillPolicy=\(Echo.quoted(value)); accepted: \(accepted)")
+                    throw fault("unknown \(key)=\(Echo.quoted(value)); accepted: \(accepted)")
                 }
                 registration.killPolicy = policy
             default:
-                throw fault("unknown key \(Echo.quoted(key)); accepted: Unit, BusName, Permissions, KillPolicy")
+                throw fault("unknown key \(Echo.quoted(key)); accepted: Unit, BusName, Permissions, Profile, KillPolicy")
             }
         }
         guard unitLine != nil else {

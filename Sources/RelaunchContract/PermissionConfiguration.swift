@@ -17,8 +17,8 @@ import Glibc
 /// # Keys before the first section are global; keys after `[app NAME]` belong to app NAME.
 ///
 /// # Which permission changes kill a running app (default: ios).
-/// #   ios      any change of any permission but location kills the app
-/// #   android  only a revoke (a change away from allowed) kills the app
+/// #   ios      a change of camera, microphone, photos, contacts or calendars kills the app
+/// #   android  only a revoke (a change that takes access away) kills the app
 /// kill-policy = ios
 ///
 /// # Apps are registered by files APP.conf in /etc/relaunch/apps.d, /run/relaunch/apps.d or
@@ -71,8 +71,8 @@ package struct PermissionConfiguration: Sendable, Hashable {
         # Keys before the first section are global; keys after `[app NAME]` belong to app NAME.
 
         # Which permission changes kill a running app (default: ios).
-        #   ios      any change of any permission but location kills the app
-        #   android  only a revoke (a change away from allowed) kills the app
+        #   ios      a change of camera, microphone, photos, contacts or calendars kills the app
+        #   android  only a revoke (a change that takes access away) kills the app
         kill-policy = ios
 
         # Apps are registered by files APP.conf in /etc/relaunch/apps.d, /run/relaunch/apps.d or

@@ -37,11 +37,16 @@ final class AppHost<App: HostableApp>: Sendable {
     private let terminationContinuation: AsyncStream<Void>.Continuation
     /// Yields once when a quit asks the process to exit.
     let terminationRequests: AsyncStream<Void>
+    /// Tells permissiond each lifecycle change (`background`, `active`), in order: the clock of
+    /// one-time grants runs while the app is in the background.
+    private let reportLifecycle: @Sendable (String) -> Void
 
     init(
         app: sending App, permissions: [Permission: PermissionState], configuration: HostConfiguration,
-        savedState: SavedState, notifier: ServiceNotifier, logger: Logger
+        savedState: SavedState, notifier: ServiceNotifier, logger: Logger,
+        reportLifecycle: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.reportLifecycle = reportLifecycle
         core = Mutex(Core(app: app, permissions: permissions))
         self.configuration = configuration
         self.savedState = savedState
@@ -51,6 +56,9 @@ final class AppHost<App: HostableApp>: Sendable {
         (terminationRequests, terminationContinuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+
+    /// Where the app is in its life (`active`, `background`, …).
+    var lifecycle: String { core.withLock { $0.app.lifecycle.rawValue } }
 
     // MARK: Input
 
@@ -193,6 +201,7 @@ final class AppHost<App: HostableApp>: Sendable {
             switch effect {
             case .lifecycleChanged(let state):
                 logger.event(.lifecycleChanged, "lifecycle changed: \(state.rawValue)", ["LIFECYCLE": state.rawValue])
+                reportLifecycle(state.rawValue)
             case .preserveState:
                 preserve(core.app)
             case .openSettings(let permission):

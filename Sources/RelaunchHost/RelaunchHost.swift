@@ -124,9 +124,12 @@ public enum RelaunchHost {
             logger: logger)
         let (app, permissions, report) = launcher.launch(makeApp: makeApp)
         timings.restored = LaunchTimings.now()
+        let reporter = connection.map { LifecycleReporter(bus: $0, app: configuration.appID, logger: logger) }
         let host = AppHost(
             app: app, permissions: permissions, configuration: configuration, savedState: savedState,
-            notifier: notifier, logger: logger)
+            notifier: notifier, logger: logger, reportLifecycle: { lifecycle in reporter?.report(lifecycle) })
+        // A new instance starts the clock afresh: permissiond may still count the killed one's background.
+        reporter?.report(host.lifecycle)
 
         // READY=1 before the bus name: whoever finds the name finds a launched, restored app.
         try notifier.ready(status: host.status(suffix: readyStatusSuffix(report)))

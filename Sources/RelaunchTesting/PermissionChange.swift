@@ -8,6 +8,9 @@ public import RelaunchContract
 /// #expect(change.previous[.camera] == .denied)
 /// #expect(change.wasKilled)
 /// #expect(change.relaunch?.outcome == .restored)
+///
+/// let limited = try await app.setPermission(.photos, to: .limited)
+/// #expect(limited.effect == limited.expected)   // killed exactly when the profile says
 /// ```
 public struct PermissionChange: Sendable, Hashable {
     /// The app whose permissions changed.
@@ -16,9 +19,20 @@ public struct PermissionChange: Sendable, Hashable {
     public var previous: [Permission: PermissionState]
     /// The state every addressed permission has now.
     public var new: PermissionState
-    /// Whether permissiond killed the running app for this change (as iOS does for any change, and
-    /// Android for a revoke, by the app's kill policy).
+    /// Whether permissiond killed the running app for this change (as iOS does for a change of
+    /// camera, microphone, photos, contacts or calendars, and Android for a revoke, by the app's
+    /// profile).
     public var wasKilled: Bool
+    /// What the app's profile says this change does to a running app (docs/PERMISSIONS.md): `kill`
+    /// when any addressed permission's change kills, else `notified` when any is seen in place, else
+    /// `nothing`.
+    public var expected: TransitionEffect
+    /// What happened: `kill` when the app was killed, else what the profile says of a change that
+    /// does not kill (`notified` or `nothing`).
+    public var effect: TransitionEffect {
+        if wasKilled { return .kill }
+        return expected == .kill ? .nothing : expected
+    }
     /// How the app came back, when it was killed and waited for; nil when it was not killed.
     public var relaunch: Relaunch?
 

@@ -59,6 +59,14 @@ public struct TestedApp: Sendable {
     public let busName: String?
     /// How long a wait may take (launch, relaunch, stop) before it fails.
     public var timeout: Duration
+    /// The name of the app's permission profile (`ios` or `android`): its registration's
+    /// `Profile=`/`KillPolicy=`, else `$RELAUNCH_KILL_POLICY`, else `ios`. Set it when permissiond
+    /// runs with another profile than the registration says.
+    public var profile: String {
+        get { profileName.rawValue }
+        set { profileName = KillPolicy(rawValue: newValue) ?? profileName }
+    }
+    var profileName: KillPolicy
 
     let bus: SystemBus
     let watch: UnitWatch
@@ -81,8 +89,10 @@ public struct TestedApp: Sendable {
             throw RelaunchTestingError(.unknownApp, "no app \"\(id)\" is registered; registered: \(known)")
         }
         let bus = try SystemBus()
+        let daemonProfile = getenv("RELAUNCH_KILL_POLICY").flatMap { KillPolicy(rawValue: String(cString: $0)) }
         let app = TestedApp(
-            id: id, unit: registration.unit, busName: registration.busName, timeout: timeout, bus: bus,
+            id: id, unit: registration.unit, busName: registration.busName, timeout: timeout,
+            profile: registration.killPolicy ?? daemonProfile ?? .ios, bus: bus,
             watch: try await UnitWatch(bus: bus, unit: registration.unit, busName: registration.busName ?? id))
         let now = try await app.watch.snapshot()
         if !["active", "activating", "reloading"].contains(now.activeState) {
@@ -92,11 +102,14 @@ public struct TestedApp: Sendable {
         return app
     }
 
-    private init(id: String, unit: String, busName: String?, timeout: Duration, bus: SystemBus, watch: UnitWatch) {
+    private init(
+        id: String, unit: String, busName: String?, timeout: Duration, profile: KillPolicy, bus: SystemBus, watch: UnitWatch
+    ) {
         self.id = id
         self.unit = unit
         self.busName = busName
         self.timeout = timeout
+        self.profileName = profile
         self.bus = bus
         self.watch = watch
     }
@@ -227,6 +240,16 @@ public struct TestedApp: Sendable {
         try await waitUntilLaunched(otherThan: nil, because: "waiting for ready")
     }
 
+    /// What `profile` says changing each of `previous` to `state` does: kill if any kills, else
+    /// notified if any is seen in place, else nothing.
+    static func expectedEffect(
+        _ previous: [Permission: PermissionState], to state: PermissionState, under profile: KillPolicy
+    ) -> TransitionEffect {
+        let effects = previous.map { permission, old in profile.effect(of: permission, from: old, to: state) }
+        if effects.contains(.kill) { return .kill }
+        return effects.contains(.notified) ? .notified : .nothing
+    }
+
     // MARK: Waiting
 
     private func change(
@@ -238,7 +261,9 @@ public struct TestedApp: Sendable {
         try await perform()
         // permissiond answers after the kill it decided (commit, kill, record, reply).
         let killed = try await lastKillTime() != killBefore
-        var result = PermissionChange(app: id, previous: previous, new: state, wasKilled: killed, relaunch: nil)
+        var result = PermissionChange(
+            app: id, previous: previous, new: state, wasKilled: killed,
+            expected: Self.expectedEffect(previous, to: state, under: profileName), relaunch: nil)
         if killed {
             result.relaunch = try await waitUntilLaunched(otherThan: before.invocationID, because: reason)
         }

@@ -5,8 +5,9 @@ import RelaunchContract
 /// Syntax, one step per line; `#` starts a comment; arguments are words or "double quoted":
 /// ```
 /// # The first comment lines describe the scenario.
-/// policy ios|android
-/// set PERMISSION STATE            reset [PERMISSION]
+/// policy ios|android | profile ios|android       (the same: permissiond's profile from now on)
+/// one-time-delay SECONDS         (permissiond's one-time grants expire after SECONDS in the background)
+/// set PERMISSION STATE            reset [PERMISSION]      (STATE: any state word, limited, full, …)
 /// tap ELEMENT                     type FIELD "TEXT"
 /// background | foreground         quit [--force]
 /// wait-ready | restart-app | stop-app | start-app | kill-app

@@ -34,6 +34,10 @@ package struct ScenarioRunner {
     var beforeChange: BeforeChange?
     /// What `env` steps set, by app unit: the drop-in holds them all.
     private var environment: [String: [String: String]] = [:]
+    /// The profile permissiond runs with, and the one-time delay a `one-time-delay` step set (seconds):
+    /// the policy drop-in holds both.
+    private var policy: KillPolicy = .ios
+    private var oneTimeDelay: String?
 
     package init(timeout: Duration, verbose: Bool, target: AppTarget) {
         self.timeout = timeout
@@ -64,10 +68,11 @@ package struct ScenarioRunner {
 
     /// Stops the app, drops its saved state, its data model (`app.data`, beside the archive) and
     /// drop-ins, resets permissions, restarts it fresh: what one scenario made never reaches the next.
-    private func prepare() throws(CLIError) {
+    private mutating func prepare() throws(CLIError) {
         try systemd { manager throws(BusError) in try manager.run(.stop, target.unit, timeout: timeout) }
         unlink(buildDropIn)
         unlink(environmentDropIn)
+        oneTimeDelay = nil
         try setPolicy(.ios)
         try PermissionsCLIClient().reset(app: target.app, permission: "")
         // Root in the app's folder: links are deleted, never followed (AppStateFolder).
@@ -95,6 +100,9 @@ package struct ScenarioRunner {
             target = try AppTarget.resolve(app)
             _ = try AppCLIClient.waitReady(target, timeout: timeout)
         case .policy(let policy):
+            try setPolicy(policy)
+        case .oneTimeDelay(let seconds):
+            oneTimeDelay = seconds
             try setPolicy(policy)
         case .setPermission(let permission, let state):
             try rememberBeforeChange()
@@ -180,8 +188,10 @@ package struct ScenarioRunner {
         }
     }
 
-    private func setPolicy(_ policy: KillPolicy) throws(CLIError) {
-        try writeDropIn(Self.policyDropIn, "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(policy.rawValue)\n")
+    private mutating func setPolicy(_ policy: KillPolicy) throws(CLIError) {
+        self.policy = policy
+        let delay = oneTimeDelay.map { "Environment=RELAUNCH_ONE_TIME_DELAY=\($0)\n" } ?? ""
+        try writeDropIn(Self.policyDropIn, "[Service]\nEnvironment=RELAUNCH_KILL_POLICY=\(policy.rawValue)\n\(delay)")
         try systemd { manager throws(BusError) in
             try manager.reload()
             try manager.run(.restart, "permissiond.service", timeout: timeout)

@@ -8,6 +8,9 @@ package enum Step: Sendable, Equatable {
     case app(String)
     /// Run permissiond with this kill policy from now on (restarts the daemon).
     case policy(KillPolicy)
+    /// Run permissiond with one-time grants expiring after this many seconds in the background
+    /// (`one-time-delay SECONDS`; restarts the daemon).
+    case oneTimeDelay(String)
     /// Set one of the app's permissions, as `relaunchctl permission set` does.
     case setPermission(Permission, PermissionState)
     /// Reset one permission, or all of the app's when nil.

@@ -5,7 +5,7 @@ enum StepParser {
     /// The most `repeat`s one line may nest (`repeat 2 repeat 3 kill-app` nests two).
     static let maximumRepeatNesting = 8
 
-    static let verbs = "app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
+    static let verbs = "app, policy, profile, one-time-delay, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, "
         + "stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat, scene"
 
     static func step(_ words: [String]) throws(LineError) -> Step {
@@ -18,12 +18,18 @@ enum StepParser {
                 throw LineError(message: "'\(args[0].prefix(64))' is not an app id: \(AppIDSyntax.acceptedForm)")
             }
             return .app(args[0])
-        case "policy":
-            try arity(args, 1, "policy ios|android")
+        case "policy", "profile":
+            try arity(args, 1, "\(verb) ios|android")
             guard let policy = KillPolicy(rawValue: args[0]) else {
-                throw LineError(message: "unknown kill policy '\(args[0])'; accepted: ios, android")
+                throw LineError(message: "unknown \(verb == "policy" ? "kill policy" : "profile") '\(args[0])'; accepted: ios, android")
             }
             return .policy(policy)
+        case "one-time-delay":
+            try arity(args, 1, "one-time-delay SECONDS")
+            guard let seconds = Double(args[0]), seconds >= 0, seconds <= 86_400 else {
+                throw LineError(message: "'\(args[0].prefix(64))' is not a number of seconds from 0 to 86400")
+            }
+            return .oneTimeDelay(args[0])
         case "set":
             try arity(args, 2, "set PERMISSION STATE")
             return .setPermission(try permission(args[0]), try state(args[1]))
@@ -151,9 +157,11 @@ enum StepParser {
         return permission
     }
 
+    /// A state word of some profile (`limited`, `full`, …); permissiond says whether the app's
+    /// profile takes it for the permission.
     private static func state(_ name: String) throws(LineError) -> PermissionState {
-        guard let state = PermissionState(rawValue: name) else {
-            throw LineError(message: "unknown state '\(name)'; accepted: \(PermissionState.acceptedNames)")
+        guard let state = PermissionProfile.state(named: name) else {
+            throw LineError(message: "unknown state '\(name)'; accepted: \(PermissionProfile.acceptedWords)")
         }
         return state
     }

@@ -11,9 +11,11 @@ struct PermissionCommand: AsyncParsableCommand {
         abstract: "Read and change app permissions (Set and Reset need root).",
         discussion: """
         Permissions: \(Permission.acceptedNames).
-        States: \(PermissionState.acceptedNames).
-        Under the default kill policy (ios) any change of a permission other than location kills the
-        running app, and systemd relaunches it; under android only a revoke does.
+        States: \(PermissionState.acceptedNames); also full (allowed), none and never (denied), \
+        while-using (allowed, for location). Which states a permission takes, and which changes kill \
+        the running app, is the app's profile's (ios or android; docs/PERMISSIONS.md): under ios a \
+        change of camera, microphone, photos, contacts or calendars kills the app and systemd \
+        relaunches it, location and notifications change in place; under android only a revoke kills.
         """,
         subcommands: [List.self, Get.self, Set.self, Reset.self]
     )
@@ -27,10 +29,17 @@ func parsePermission(_ name: String) throws -> Permission {
     return permission
 }
 
-/// Parses a state name, or says which names are accepted.
+/// The permission names, for shell completion.
+let permissionWords = Permission.allCases.map(\.rawValue)
+
+/// Every state word of some profile, for shell completion.
+let stateWords = PermissionProfile.stateWords
+
+/// Parses a state word (a state's name or another name of it, such as `full`), or says which are
+/// accepted. Whether the app's profile accepts it for the permission is permissiond's to say.
 func parseState(_ name: String) throws -> PermissionState {
-    guard let state = PermissionState(rawValue: name) else {
-        throw ValidationError("unknown state \(Echo.quoted(name)); accepted: \(PermissionState.acceptedNames)")
+    guard let state = PermissionProfile.state(named: name) else {
+        throw ValidationError("unknown state \(Echo.quoted(name)); accepted: \(PermissionProfile.acceptedWords)")
     }
     return state
 }
@@ -98,12 +107,34 @@ extension PermissionCommand {
             """)
 
         @Argument(help: "The app id.") var app: String
-        @Argument(help: "The permission.", transform: parsePermission) var permission: Permission
-        @Argument(help: "The new state: allowed, denied or not-determined.", transform: parseState)
+        @Argument(help: "The permission.", completion: .list(permissionWords), transform: parsePermission)
+        var permission: Permission
+        @Argument(
+            help: "The new state: allowed, denied, not-determined, or one of the app's profile (limited, add-only, …).",
+            completion: .list(stateWords), transform: parseState)
         var state: PermissionState
+        @Flag(help: "Location: precise location off (while-using becomes while-using-approximate, always always-approximate).")
+        var approximate = false
         @OptionGroup var waiting: RelaunchWaitOptions
 
+        func validate() throws {
+            if approximate && approximated == nil {
+                throw ValidationError("--approximate goes with location while-using (allowed) or always, not \(permission) \(state)")
+            }
+        }
+
+        /// The state with precise location off, when --approximate asks for it.
+        private var approximated: PermissionState? {
+            guard permission == .location else { return nil }
+            switch state {
+            case .allowed, .whileUsingApproximate: return .whileUsingApproximate
+            case .always, .alwaysApproximate: return .alwaysApproximate
+            default: return nil
+            }
+        }
+
         func run() async throws {
+            let state = approximate ? approximated ?? self.state : self.state
             if waiting.wait {
                 let change = try await waiting.run(app) { (app) async throws(RelaunchTestingError) in
                     try await app.setPermission(permission, to: state)

@@ -41,12 +41,22 @@ struct RelaunchWaitOptions: ParsableArguments {
 
 /// How `permission set --wait` says what a change did.
 enum PermissionChangeText {
+    /// A change that did not kill: whether the profile has the app see it in place, and whether
+    /// the profile wanted a kill that did not happen (the app was not running).
+    static func notKilled(_ change: PermissionChange) -> String {
+        switch change.expected {
+        case .notified: " (app not killed; it sees the change in place)"
+        case .nothing: " (app not killed)"
+        case .kill: " (app not killed: it was not running)"
+        }
+    }
+
     static func text(_ change: PermissionChange) -> String {
         let states = Permission.allCases.compactMap { permission in
             change.previous[permission].map { "\(permission.rawValue): \($0) → \(change.new)" }
         }
         var lines = ["\(change.app) " + (states.isEmpty ? "no permission: nothing to reset" : states.joined(separator: ", "))
-            + (change.wasKilled ? " (app killed; systemd relaunched it)" : change.changedAnything ? " (app not killed)" : " (unchanged)")]
+            + (change.wasKilled ? " (app killed; systemd relaunched it)" : change.changedAnything ? notKilled(change) : " (unchanged)")]
         guard let relaunch = change.relaunch else { return inert(lines[0]) }
         let how = relaunch.outcome.rawValue + (relaunch.discardReason.map { " (\($0))" } ?? "")
         let time = relaunch.exitToReady.map { " in " + milliseconds($0) + " (exit → READY)" } ?? ""

@@ -71,6 +71,23 @@ struct ColorboardDataModelTests {
         #expect(app.state().colors.map(\.name) == ["Blue"])
     }
 
+    @Test("a swatch is saved with add-only, limited or full photos, and the editor says what the level means", arguments: [
+        (PermissionState.addOnly, "add-only: it cannot see the library"), (.limited, "limited: it sees only chosen photos"),
+        (.allowed, "saved to Photos"),
+    ])
+    func swatchUnderPhotoAccess(_ access: PermissionState, _ says: String) throws {
+        let app = try launchedApp(photos: access)
+        try addColor(app)
+        try app.tap("save-swatch")
+        #expect(app.state().swatches.count == 1, "\(access)")
+        #expect(app.state().editor?.swatch == "saved", "\(access)")
+        #expect(app.screen().contains(says), "\(access)")
+        let denied = try launchedApp(photos: .denied)
+        try addColor(denied)
+        try denied.tap("save-swatch")
+        #expect(denied.state().swatches.isEmpty && denied.state().editor?.swatch == "denied")
+    }
+
     @Test("the saved list reads back the same, and new ids never reuse an old one")
     func roundTrip() throws {
         let app = try launchedApp(photos: .allowed)

@@ -130,6 +130,20 @@ struct RestorationTests {
         #expect(app.state() == after, "permissions the app does not use change nothing")
     }
 
+    @Test("precise location turned off: the app keeps running and says approximate")
+    func approximateInPlace() throws {
+        let host = FakeHost()
+        let app = try host.relaunch(location: .allowed)
+        try host.tap(app, "tab:settings")
+        let before = app.state()
+        app.setPermission(.location, to: .whileUsingApproximate)
+        #expect(app.state().common.permissions == [.location: .whileUsingApproximate])
+        #expect(app.state().common.paths == before.common.paths && app.state().common.lifecycle == "active")
+        #expect(app.screen().contains("location approximate"))
+        app.setPermission(.location, to: .alwaysApproximate)
+        #expect(app.screen().contains("always, approximate"))
+    }
+
     @Test("a damaged archive is discarded as corrupt; the defaults stay")
     func corruptArchive() throws {
         let host = FakeHost()

@@ -36,6 +36,22 @@ import Testing
         #expect(allowed.elements().map(\.name).prefix(3) == ["photo:harbour.jpg", "photo:receipt.png", "photo:whiteboard.jpg"])
     }
 
+    @Test("under limited photos the picker offers only the selected photos and says so; add-only offers none")
+    func thePickerUnderLimitedPhotos() throws {
+        let host = FakeHost()
+        let limited = try host.relaunch(photos: .limited)
+        try host.tap(limited, "attach")
+        #expect(limited.elements().map(\.name).filter { $0.hasPrefix("photo:") } == ["photo:receipt.png"])
+        #expect(limited.screen().contains("Limited: only the photos you selected."))
+        #expect(throws: (any Error).self) { try host.tap(limited, "photo:harbour.jpg") }
+        try host.tap(limited, "photo:receipt.png")
+        #expect(limited.state().scenes[0].body == "[receipt.png]")
+        let addOnly = try FakeHost().relaunch(photos: .addOnly)
+        try host.tap(addOnly, "attach")
+        #expect(addOnly.elements().map(\.name).contains("open-settings"))
+        #expect(!addOnly.elements().map(\.name).contains { $0.hasPrefix("photo:") })
+    }
+
     @Test func inputWithoutASceneGoesToTheKeyWindow() throws {
         let host = FakeHost()
         let app = try host.relaunch()

@@ -9,7 +9,7 @@ struct PermissionServiceChangeTests {
     let unit = ServiceHarness.unit
 
     /// A change from `old` to `new`, and whether each policy kills it — for every permission but
-    /// location (`ios`) and for location (`iosLocation`).
+    /// location and notifications (`ios`) and for those two (`iosLocation`).
     struct Transition: Sendable {
         let old: PermissionState
         let new: PermissionState
@@ -35,7 +35,7 @@ struct PermissionServiceChangeTests {
             let outcome = await harness.handle(.set(app: app, permission: permission.rawValue, state: transition.new.rawValue))
             let expected =
                 switch policy {
-                case .ios: permission == .location ? transition.iosLocation : transition.ios
+                case .ios: permission == .location || permission == .notifications ? transition.iosLocation : transition.ios
                 case .android: transition.android
                 }
             let context: Comment = "\(policy) \(permission) \(transition.old) → \(transition.new)"

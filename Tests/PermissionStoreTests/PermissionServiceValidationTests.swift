@@ -14,8 +14,8 @@ struct PermissionServiceValidationTests {
     }
 
     static let appForm = "[a-z0-9][a-z0-9._-]{0,63}"
-    static let permissions = "accepted: camera, microphone, photos, contacts, calendars, location"
-    static let states = "accepted: allowed, denied, not-determined"
+    static let permissions = "accepted: camera, microphone, photos, contacts, calendars, location, notifications"
+    static let states = "accepted: not-determined, denied, allowed"
 
     static let invalid: [Invalid] = [
         Invalid(request: .get(app: "Checkin", permission: "camera"), says: ["invalid app id 'Checkin'", appForm]),

@@ -14,7 +14,7 @@ struct InterfaceTests {
         let signatures = Dictionary(uniqueKeysWithValues: interface.methods.map { ($0.name, "\($0.inputSignature)->\($0.outputSignature)") })
         #expect(signatures == [
             "Get": "ss->s", "List": "s->a{ss}", "ListApps": "->as", "Set": "sss->", "Reset": "ss->",
-            "LastKill": "s->(sssst)", "TestHook": "s->",
+            "LastKill": "s->(sssst)", "Lifecycle": "ss->", "TestHook": "s->",
         ])
         #expect(interface.signals.map(\.name) == ["Changed"])
         #expect(interface.signals.first?.signature == "ssssb")

@@ -32,7 +32,7 @@ struct AppRegistryTests {
     }
 
     @Test("each fault names its line and says what is accepted", arguments: [
-        ("[App]\nUnit=x.service\nColor=red\n", 3, "unknown key 'Color'; accepted: Unit, BusName, Permissions, KillPolicy"),
+        ("[App]\nUnit=x.service\nColor=red\n", 3, "unknown key 'Color'; accepted: Unit, BusName, Permissions, Profile, KillPolicy"),
         ("Unit=x.service\n", 1, "settings must follow the [App] section header"),
         ("[Service]\n", 1, "unknown section '[Service]'; accepted: [App]"),
         ("[App]\nUnit=not a unit\n", 2, "Unit='not a unit' is not a unit name such as myapp.service"),

@@ -62,10 +62,10 @@ struct ScenarioParserTests {
     }
 
     @Test("Bad lines name the line and what is accepted", arguments: [
-        ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined"),
-        ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location"),
+        ("set camera maybe", "s:1: unknown state 'maybe'; accepted: allowed, denied, not-determined, limited, add-only, write-only, while-using-approximate, always, always-approximate, provisional, allowed-once, none, full, never, while-using"),
+        ("set torch allowed", "s:1: unknown permission 'torch'; accepted: camera, microphone, photos, contacts, calendars, location, notifications"),
         ("policy windows", "s:1: unknown kill policy 'windows'; accepted: ios, android"),
-        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat, scene"),
+        ("fly away", "s:1: unknown step 'fly'; accepted: app, policy, profile, one-time-delay, set, reset, tap, type, background, foreground, quit, wait-ready, screen, restart-app, stop-app, start-app, kill-app, expect, build, env, corrupt-archive, hook, repeat, scene"),
         ("env COUNTRIES", "s:1: expected: env NAME=VALUE"),
         ("env A=1 B=2", "s:1: expected: env NAME=VALUE"),
         ("env 1X=a", "s:1: '1X' is not a variable name; use letters, digits and _, not starting with a digit"),

@@ -41,7 +41,7 @@ extension ColorboardApp {
             return saveData()
         case .saveSwatch:
             guard let editor else { return [] }
-            guard photos == .allowed else {
+            guard canSaveSwatches else {
                 editor.swatch = .denied
                 return []
             }

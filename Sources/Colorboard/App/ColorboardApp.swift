@@ -54,7 +54,7 @@ package final class ColorboardApp {
     /// The last launch's report, nil before `launch`.
     package var launchReport: LaunchReport? { session.launchReport }
 
-    /// Sets the photos permission; an active editor whose swatch was denied may try again if allowed.
+    /// Sets the photos permission; an active editor whose swatch was denied may try again if it may add.
     package func setPhotos(_ state: PermissionState) {
         photos = state
         if lifecycle == .active { resumeSwatch() }
@@ -62,8 +62,12 @@ package final class ColorboardApp {
 
     /// Back with photos allowed after a denial (from Settings, or relaunched): the swatch can be saved now.
     func resumeSwatch() {
-        if photos == .allowed, let editor, editor.swatch == .denied { editor.swatch = .none }
+        if canSaveSwatches, let editor, editor.swatch == .denied { editor.swatch = .none }
     }
+
+    /// Whether a swatch may be added to the photo library: with full access, limited access (an app
+    /// may always add to a limited library) or add-only access, as iOS's PHAccessLevel.addOnly.
+    var canSaveSwatches: Bool { [.allowed, .limited, .addOnly].contains(photos) }
 
     // MARK: The hierarchy, as the app knows it
 

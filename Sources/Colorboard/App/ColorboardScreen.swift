@@ -40,7 +40,12 @@ extension ColorboardApp {
         }
         let swatch: [String] = switch editor.swatch {
         case .none: ["[save-swatch]"]
-        case .saved: ["[save-swatch]  saved to Photos"]
+        case .saved:
+            switch photos {
+            case .addOnly: ["[save-swatch]  saved to Photos", "add-only: it cannot see the library"]
+            case .limited: ["[save-swatch]  saved to Photos", "limited: it sees only chosen photos"]
+            default: ["[save-swatch]  saved to Photos"]
+            }
         case .denied: ["[save-swatch]", "Photos is denied: [open-settings]"]
         }
         return [

@@ -72,12 +72,22 @@ struct CountriesScreen {
 }
 
 extension CountriesApp {
+    /// The location state as the screen says it: "approximate" when precise location is off (the
+    /// app keeps running: under ios a location change is seen in place).
+    static func shown(_ location: PermissionState) -> String {
+        switch location {
+        case .whileUsingApproximate: "approximate"
+        case .alwaysApproximate: "always, approximate"
+        default: location.rawValue
+        }
+    }
+
     /// The current screen drawn as text for people.
     package func screen() -> String {
         let table = self.table
         return CountriesScreen(
             model: .init(
-                lifecycle: lifecycle.rawValue, location: location.rawValue, buildNumber: buildNumber,
+                lifecycle: lifecycle.rawValue, location: Self.shown(location), buildNumber: buildNumber,
                 selectedTab: selectedTab, countryCount: countries.count, firstVisibleRow: table?.firstVisibleRow ?? 0,
                 visible: Array(table?.visibleCountries ?? []), selectedCapital: table?.selectedCountry?.capital,
                 canScrollUp: (table?.firstVisibleRow ?? 0) > 0,

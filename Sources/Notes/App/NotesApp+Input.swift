@@ -98,7 +98,8 @@ extension NotesApp {
         var elements: [Element] = []
         if let scene, let editor = editor(of: scene) {
             if editor.picker != nil {
-                elements += photos == .allowed ? AttachmentPickerViewController.photos.map(Element.photo) : [.openSettings]
+                let shown = AttachmentPickerViewController.photos(under: photos)
+                elements += shown.isEmpty ? [.openSettings] : shown.map(Element.photo)
                 elements.append(.cancel)
             } else {
                 elements += [.cursorStart, .cursorEnd, .cursorLeft, .cursorRight, .selectLeft, .selectAll, .attach]

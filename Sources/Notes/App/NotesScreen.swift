@@ -59,8 +59,10 @@ extension NotesApp {
         let editor = editor(of: scene)
         let picker: [String]? = editor?.picker.map { _ in
             var rows = ["Attach a photo", ""]
-            if photos == .allowed {
-                rows += AttachmentPickerViewController.photos.map { "  tap photo:\($0)" }
+            let shown = AttachmentPickerViewController.photos(under: photos)
+            if !shown.isEmpty {
+                rows += shown.map { "  tap photo:\($0)" }
+                if photos == .limited { rows += ["", "Limited: only the photos you selected."] }
             } else {
                 rows += ["Photos access is \(photos.rawValue).", "tap open-settings to allow it"]
             }

@@ -1,3 +1,4 @@
+internal import RelaunchContract
 internal import RestorationKit
 
 /// The restoration identifiers of a note window's controllers (its paths in the state JSON).
@@ -58,6 +59,18 @@ final class NoteViewController: ViewController {
 final class AttachmentPickerViewController: ViewController {
     /// The photos the picker offers once photos are allowed.
     static let photos = ["harbour.jpg", "receipt.png", "whiteboard.jpg"]
+    /// The photos the user selected for the app: all it sees under limited access.
+    static let selectedPhotos = ["receipt.png"]
+
+    /// The photos the picker shows under `access`: all of them with full access, the selected ones
+    /// under limited access, none otherwise (add-only access cannot read the library).
+    static func photos(under access: PermissionState) -> [String] {
+        switch access {
+        case .allowed: photos
+        case .limited: selectedPhotos
+        default: []
+        }
+    }
 
     override init() {
         super.init()

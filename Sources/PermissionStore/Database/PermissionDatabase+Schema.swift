@@ -8,6 +8,7 @@ extension PermissionDatabase {
     /// - `permission_history`: every change, oldest first by `id`, with whether it killed the app.
     /// - `app_kill`: every kill of an app's unit, for `LastKill(app)`.
     /// - `pending_kill` (v2): kills owed by committed changes and not yet carried out (the outbox).
+    /// - v3: `permission_state` and `permission_history` accept the profiles' states.
     ///
     /// Times are microseconds since the Unix epoch; uids are the callers' D-Bus unix user ids.
     static let migrator: DatabaseMigrator = {
@@ -63,6 +64,46 @@ extension PermissionDatabase {
                 t.column("attempts", .integer).notNull().defaults(to: 0)
                 t.column("last_error", .text)
             }
+        }
+        // The profiles' richer states (limited, add-only, while-using-approximate, …). SQLite cannot
+        // widen a CHECK in place, so both tables whose states it checks are rebuilt under the same
+        // names, rows and ids kept: a state stored before keeps its word and its meaning. The list is
+        // written out, not taken from PermissionState, so this migration never changes once shipped.
+        migrator.registerMigration("v3: profile states") { db in
+            let states = """
+                ('allowed', 'denied', 'not-determined', 'limited', 'add-only', 'write-only', \
+                'while-using-approximate', 'always', 'always-approximate', 'provisional', 'allowed-once')
+                """
+            try db.create(table: "permission_state_v3") { t in
+                t.column("app", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("state", .text).notNull().check(sql: "state IN \(states)")
+                t.column("changed_at", .integer).notNull()
+                t.column("changed_by", .integer).notNull()
+                t.primaryKey(["app", "permission"])
+            }
+            try db.execute(sql: "INSERT INTO permission_state_v3 SELECT app, permission, state, changed_at, changed_by FROM permission_state")
+            try db.drop(table: "permission_state")
+            try db.rename(table: "permission_state_v3", to: "permission_state")
+            try db.create(table: "permission_history_v3") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("app", .text).notNull()
+                t.column("permission", .text).notNull()
+                t.column("old_state", .text).notNull().check(sql: "old_state IN \(states)")
+                t.column("new_state", .text).notNull().check(sql: "new_state IN \(states)")
+                t.column("at", .integer).notNull()
+                t.column("caller_uid", .integer).notNull()
+                t.column("killed", .boolean).notNull().defaults(to: false)
+                t.column("invocation_id", .text)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO permission_history_v3 (id, app, permission, old_state, new_state, at, caller_uid, killed, invocation_id)
+                    SELECT id, app, permission, old_state, new_state, at, caller_uid, killed, invocation_id FROM permission_history
+                    """)
+            try db.drop(table: "permission_history")
+            try db.rename(table: "permission_history_v3", to: "permission_history")
+            try db.create(index: "permission_history_by_app", on: "permission_history", columns: ["app", "id"])
         }
         return migrator
     }()

@@ -59,13 +59,15 @@ package struct JournalEntry: Sendable, Hashable {
 
     /// "permission changed": APP_ID, PERMISSION, OLD_STATE, NEW_STATE, CALLER_UID, and KILL,
     /// which is `true` when this change killed the app's running unit and `false` otherwise; plus
-    /// CHANGED_USEC, when the change was committed (the entry reaches the journal later, after the kill).
-    static func permissionChanged(_ change: PermissionChange, killed: Bool) -> Self {
+    /// CHANGED_USEC, when the change was committed (the entry reaches the journal later, after the kill);
+    /// plus CHANGE_REASON when permissiond made the change itself (`one-time grant expired`).
+    static func permissionChanged(_ change: PermissionChange, killed: Bool, reason: String? = nil) -> Self {
         let consequence = killed ? "; the app was killed to apply it" : ""
-        return Self(
+        let why = reason.map { " (\($0))" } ?? ""
+        var entry = Self(
             messageID: .permissionChanged,
             message: "\(change.app): \(change.permission) changed from \(change.old) to \(change.new) "
-                + "by uid \(change.callerUID)\(consequence)",
+                + "by uid \(change.callerUID)\(why)\(consequence)",
             fields: [
                 "APP_ID": change.app,
                 "PERMISSION": change.permission.rawValue,
@@ -75,6 +77,8 @@ package struct JournalEntry: Sendable, Hashable {
                 "KILL": killed ? "true" : "false",
                 "CHANGED_USEC": String(change.at),
             ])
+        if let reason { entry.fields["CHANGE_REASON"] = reason }
+        return entry
     }
 
     /// "app killed for a permission change": APP_ID, UNIT, PERMISSION, SIGNAL (`KILL`, as systemd

@@ -16,6 +16,9 @@ package enum PermissionRequest: Sendable, Hashable {
     case reset(app: String, permission: String)
     /// `LastKill(s app) -> (sssst)`.
     case lastKill(app: String)
+    /// `Lifecycle(s app, s lifecycle)`: the app went to the `background` or is `active` again
+    /// (the app itself or root); starts and stops the clock of its one-time grants.
+    case lifecycle(app: String, lifecycle: String)
 }
 
 /// A successful answer to a ``PermissionRequest``, to be marshalled as the D-Bus reply.
@@ -26,7 +29,7 @@ package enum PermissionReply: Sendable, Hashable {
     case states([Permission: PermissionState])
     /// `ListApps`: the app ids, sorted, as `as`.
     case apps([String])
-    /// `Set` and `Reset`: an empty reply.
+    /// `Set`, `Reset` and `Lifecycle`: an empty reply.
     case done
     /// `LastKill`: the last kill, or `nil` — marshal `nil` as `("", "", "", "", 0)`, else
     /// `(invocationID, permission, old, new, at)`.

@@ -17,7 +17,8 @@ extension PermissionService {
     /// Before committing, asks systemd which instance runs, but only when the change would kill
     /// (by the cached current states and the policy); if systemd cannot be asked, nothing is stored.
     func change(
-        app: String, to states: [(Permission, PermissionState)], caller: Caller, configuration: PermissionConfiguration
+        app: String, to states: [(Permission, PermissionState)], caller: Caller, configuration: PermissionConfiguration,
+        reason: String? = nil
     ) async throws(PermissionServiceError) -> PermissionOutcome {
         let policy = configuration.killPolicy(for: app)
         let unit = configuration.unit(for: app)
@@ -45,13 +46,13 @@ extension PermissionService {
         }
         let changes = committed.changes.filter(\.changed)
         guard let pending = committed.pending else {
-            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil))
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil, reason: reason))
         }
         switch await deliver(pending, delays: inlineRetryDelays) {
         case .killed(let kill):
-            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: kill))
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: kill, reason: reason))
         case .moot:
-            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil))
+            return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil, reason: reason))
         case .failed(let error):
             try? database.noteAttempt(pending, error: error, announced: true)
             let applied = "\(pending.permission) of \(app) is now \(pending.new) (stored)"
@@ -60,7 +61,7 @@ extension PermissionService {
                     .failed(
                         "\(applied), but killing \(pending.unit) to apply it failed: \(error); permissiond keeps "
                             + "trying and says so in the journal; to apply it now: systemctl restart \(pending.unit)")),
-                effects: announce(changes, app: app, kill: nil))
+                effects: announce(changes, app: app, kill: nil, reason: reason))
         }
     }
 
@@ -139,8 +140,9 @@ extension PermissionService {
 
     /// The journal entries and signals for `changes` of `app`; `kill` (if any) killed the app
     /// for every change the policy says kills. `killOnly`: the changes were announced already.
+    /// `reason`: why permissiond made the change itself (`one-time grant expired`), for the journal.
     func announce(
-        _ changes: [PermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false
+        _ changes: [PermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false, reason: String? = nil
     ) -> [PermissionEffect] {
         let policy = configuration.killPolicy(for: app)
         var effects: [PermissionEffect] = []
@@ -148,7 +150,7 @@ extension PermissionService {
         let killed = changes.map { kill != nil && policy.kills($0.permission, from: $0.old, to: $0.new) }
         if !killOnly {
             for (change, killed) in zip(changes, killed) {
-                effects.append(.log(.permissionChanged(change, killed: killed)))
+                effects.append(.log(.permissionChanged(change, killed: killed, reason: reason)))
             }
         }
         if let kill { effects.append(.log(.appKilled(kill))) }

@@ -27,6 +27,11 @@ package struct PermissionService: Sendable {
     let sleep: @Sendable (Duration) async -> Void
     /// After this many failed attempts a pending kill is given up (and that is logged).
     package let maximumKillAttempts: Int
+    /// Which apps are in the background, and since which report (the one-time grants' clock).
+    package let lifecycles = Lifecycles()
+    /// How long an app may stay in the background before its one-time grants expire, instead of
+    /// its profile's delay (`RELAUNCH_ONE_TIME_DELAY`, for tests); nil: the profile's.
+    package let oneTimeDelayOverride: Duration?
 
     /// The waits before each attempt to kill right after a commit, unless told otherwise.
     package static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
@@ -42,14 +47,17 @@ package struct PermissionService: Sendable {
     ///   - inlineRetryDelays: the waits before each attempt to kill right after a commit.
     ///   - sleep: waits out one of those delays; `Task.sleep` by default.
     ///   - maximumKillAttempts: failed attempts after which a pending kill is given up.
+    ///   - oneTimeDelay: the background time after which one-time grants expire, instead of the
+    ///     profile's (tests).
     package init(
         database: PermissionDatabase, configuration: PermissionConfiguration, units: any UnitController,
         authorizer: any Authorizer = RootOnly(),
         now: @escaping @Sendable () -> UInt64 = PermissionService.realtimeMicroseconds,
         inlineRetryDelays: [Duration] = PermissionService.defaultInlineRetryDelays,
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
-        maximumKillAttempts: Int = 60
+        maximumKillAttempts: Int = 60, oneTimeDelay: Duration? = nil
     ) {
+        self.oneTimeDelayOverride = oneTimeDelay
         self.database = database
         self.settings = Settings(configuration)
         self.units = units
@@ -114,6 +122,12 @@ package struct PermissionService: Sendable {
             if mayRead(app, caller: caller) { return }
             try await authorizer.authorizeRead(of: app, by: caller)
         case .set, .reset: try await authorizer.authorizeChange(by: caller)
+        case .lifecycle(let app, _):
+            // Only the app itself (or root) says where it is in its life: no one may start
+            // another app's one-time clock.
+            guard mayRead(app, caller: caller) else {
+                throw .accessDenied("only \(Echo.quoted(app)) itself (a process of its registered unit) or root reports its lifecycle")
+            }
         }
     }
 
@@ -122,7 +136,7 @@ package struct PermissionService: Sendable {
     package func readsWithoutAsking(_ request: PermissionRequest, caller: Caller) -> Bool {
         switch request {
         case .listApps: return true
-        case .get(let app, _), .list(let app), .lastKill(let app): return mayRead(app, caller: caller)
+        case .get(let app, _), .list(let app), .lastKill(let app), .lifecycle(let app, _): return mayRead(app, caller: caller)
         case .set, .reset: return false
         }
     }
@@ -138,12 +152,13 @@ package struct PermissionService: Sendable {
     package func perform(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
         do {
             switch request {
-            case .get, .list, .listApps, .lastKill:
+            case .get, .list, .listApps, .lastKill, .lifecycle:
                 return PermissionOutcome(reply: read(request))
             case .set(let app, let permission, let state):
                 let configuration = configuration
                 let app = try Self.app(app, in: configuration)
-                let (permission, state) = (try Self.permission(permission, of: app, in: configuration), try Self.state(state))
+                let permission = try Self.permission(permission, of: app, in: configuration)
+                let state = try Self.state(state, of: permission, under: configuration.killPolicy(for: app))
                 return try await change(app: app, to: [(permission, state)], caller: caller, configuration: configuration)
             case .reset(let app, let permission):
                 let configuration = configuration
@@ -179,6 +194,13 @@ package struct PermissionService: Sendable {
                 return .success(.apps(configuration.apps))
             case .lastKill(let app):
                 return .success(.lastKill(database.lastKill(app: try Self.app(app, in: configuration))))
+            case .lifecycle(let app, let lifecycle):
+                let app = try Self.app(app, in: configuration)
+                guard let background = ["background": true, "active": false][lifecycle] else {
+                    throw .invalidArgs("unknown lifecycle \(Echo.quoted(lifecycle)); accepted: background, active")
+                }
+                lifecycles.note(app, background: background)
+                return .success(.done)
             case .set, .reset:
                 return .failure(.invalidArgs("Set and Reset are writes, not reads"))
             }
@@ -224,9 +246,16 @@ package struct PermissionService: Sendable {
         return permission
     }
 
-    static func state(_ raw: String) throws(PermissionServiceError) -> PermissionState {
-        guard let state = PermissionState(rawValue: raw) else {
-            throw .invalidArgs("unknown state \(Echo.quoted(raw)); accepted: \(PermissionState.acceptedNames)")
+    /// The state `raw` names for `permission` under `profile`: a state's word or another name of it
+    /// (`full`, `never`, …); InvalidArgs lists the words the permission accepts there.
+    static func state(
+        _ raw: String, of permission: Permission, under profile: KillPolicy
+    ) throws(PermissionServiceError) -> PermissionState {
+        let rule = profile.profile.rule(permission)
+        guard let state = rule.state(named: raw) else {
+            throw .invalidArgs(
+                "unknown state \(Echo.quoted(raw)) for \(permission) under the \(profile) profile; accepted: "
+                    + rule.acceptedNames)
         }
         return state
     }

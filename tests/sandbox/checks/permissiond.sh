@@ -189,7 +189,7 @@ check_permissiond_reads() {
     pd_register "$app"
     assert_eq not-determined "$(pd_get "$app" camera)" "Get of a never-set permission"
     out=$(pd_call List s "$app")
-    assert_contains "$out" "a{ss} 6 " "List"
+    assert_contains "$out" "a{ss} 7 " "List"  # every permission, notifications included
     local permission
     for permission in camera microphone photos contacts calendars location; do
         assert_contains "$out" "\"$permission\" \"not-determined\"" "List"
@@ -316,7 +316,7 @@ check_permissiond_rejects_bad_arguments() {
     assert_contains "$EXPECT_OUTPUT" "camera, microphone, photos, contacts, calendars, location" "its message"
     expect_exit 1 pd_send Set string:"$PD_APP" string:camera string:maybe
     assert_contains "$EXPECT_OUTPUT" "$invalid" "Set with an unknown state"
-    assert_contains "$EXPECT_OUTPUT" "allowed, denied, not-determined" "its message"
+    assert_contains "$EXPECT_OUTPUT" "not-determined, denied, allowed" "its message"
     expect_exit 1 pd_send Get string:"No Such App!" string:camera
     assert_contains "$EXPECT_OUTPUT" "$invalid" "Get with a malformed app id"
     assert_contains "$EXPECT_OUTPUT" "[a-z0-9]" "its message"
