@@ -67,8 +67,11 @@ package struct AppRegistrationProblem: Error, Sendable, Hashable, CustomStringCo
 /// Every registered app, read from the apps.d folders.
 package struct AppRegistry: Sendable, Hashable {
     /// The folders, in order of precedence: a file in an earlier folder hides one of the same name
-    /// in a later folder, as unit files do.
-    package static let defaultFolders = ["/etc/relaunch/apps.d", "/run/relaunch/apps.d", "/usr/local/lib/relaunch/apps.d"]
+    /// in a later folder, as unit files do (/usr/local/lib before /usr/lib: the local administrator's
+    /// build before the distribution's package).
+    package static let defaultFolders = [
+        "/etc/relaunch/apps.d", "/run/relaunch/apps.d", "/usr/local/lib/relaunch/apps.d", "/usr/lib/relaunch/apps.d",
+    ]
     /// The largest registration file read.
     package static let maximumFileSize = 64 * 1024
 

@@ -15,8 +15,8 @@ struct AppCommand: AsyncParsableCommand {
         discussion: """
         Every subcommand takes --app APP (default: checkin-demo when it is registered, else the \
         only registered app). What the current screen accepts: relaunchctl app elements.
-        Registrations are read from /etc/relaunch/apps.d, /run/relaunch/apps.d and \
-        /usr/local/lib/relaunch/apps.d, or from the folders in $RELAUNCH_APPS_D (colon-separated).
+        Registrations are read from /etc/relaunch/apps.d, /run/relaunch/apps.d, \
+        /usr/local/lib/relaunch/apps.d and /usr/lib/relaunch/apps.d, or from the folders in $RELAUNCH_APPS_D (colon-separated).
         checkin-demo's elements: tab:venues tab:check-in check-in scan open-settings done venue:ID;
         its fields: venue party-size note.
         A scene-based app (notes-demo) has several windows: relaunchctl app scenes lists them, \

@@ -19,7 +19,7 @@ project_apps() {
 project_app_unit_helper() {
     local candidate
     for candidate in ${RELAUNCH_BIN_DIR:+"$RELAUNCH_BIN_DIR/relaunch-app-unit"} "$1/.build/debug/relaunch-app-unit" \
-        "$1/.build/release/relaunch-app-unit" /usr/local/lib/relaunch/relaunch-app-unit; do
+        "$1/.build/release/relaunch-app-unit" /usr/lib/relaunch/relaunch-app-unit /usr/local/lib/relaunch/relaunch-app-unit; do
         [[ -x "$candidate" ]] && { echo "$candidate"; return 0; }
     done
     echo "project-apps.sh: no relaunch-app-unit (it reads the registrations); build it: swift build --product relaunch-app-unit" >&2

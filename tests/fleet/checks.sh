@@ -85,13 +85,13 @@ run_checks() {
     fi
     snapshots before
 
-    # --- install: the receiver (which builds once for all), then the hosts ----------------------------------
+    # --- install: the receiver, then the hosts (the packages were built outside: build_packages) ------------
     t0=$SECONDS
-    ct_exec "$receiver" nice -n 10 scripts/install --fleet-receiver --fleet-ca "$certs/ca.pem" \
+    ct_exec "$receiver" nice -n 10 scripts/install --debs "$repo/.build/debs" --fleet-receiver --fleet-ca "$certs/ca.pem" \
         --fleet-cert "$certs/$receiver.pem" --fleet-key "$certs/$receiver.key" --fleet-max-use "$bound" \
         >"$logs/install-$receiver.log" 2>&1
     status=$?
-    record "$receiver: scripts/install --fleet-receiver (build, files, units) in $((SECONDS - t0)) s" "$logs/install-$receiver.log" $status
+    record "$receiver: scripts/install --debs --fleet-receiver (packages, files, units) in $((SECONDS - t0)) s" "$logs/install-$receiver.log" $status
     [[ $status -eq 0 ]] || return
     wait_unit_active "$receiver" relaunch-fleet-proxy.service 10 || return
     ct_exec "$receiver" scripts/fleet-enroll "${hosts[@]}" >"$logs/enroll.log" 2>&1
@@ -99,7 +99,7 @@ run_checks() {
     check_upgrade
     t0=$SECONDS
     targets=("${hosts[@]}")
-    in_each install sh -c 'exec scripts/install --bin-dir "$PWD/.build/release" --fleet-upload "https://$0" \
+    in_each install sh -c 'exec scripts/install --debs "$PWD/.build/debs" --fleet-upload "https://$0" \
         --fleet-ca "$1/ca.pem" --fleet-cert "$1/$(hostname).pem" --fleet-key "$1/$(hostname).key"' "$receiver" "$certs" ||
         return
     echo "    (the hosts' installs took $((SECONDS - t0)) s)"
