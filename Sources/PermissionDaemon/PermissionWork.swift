@@ -1,4 +1,5 @@
 package import PermissionStore
+import Synchronization
 
 /// Everything permissiond does once the bus thread has handed a call over, without the bus: the
 /// calls' own tasks (``CallTasks``), the one ``Writer``, the ``Outbox`` and the effects after a
@@ -18,6 +19,9 @@ package final class PermissionWork: Sendable {
     package let calls = CallTasks()
     package let effects: EffectPerformer
     package let outbox: Outbox
+    /// Each app's one-time clock: at most one waiting expiry per app, whatever it reports (an app that
+    /// reports `background` in a loop replaces its clock instead of piling up timers and writes).
+    private let oneTimeClocks = Mutex<[String: Task<Void, Never>]>([:])
 
     package init(service: PermissionService, effects: EffectPerformer) {
         self.service = service
@@ -100,12 +104,16 @@ package final class PermissionWork: Sendable {
         guard case .success = answer, case .lifecycle(let app, "background") = request,
               let delay = service.oneTimeDelay(for: app), let period = service.lifecycles.backgroundPeriod(app)
         else { return answer }
-        Task {
-            try? await Task.sleep(for: delay)
+        let clock = Task {
+            guard (try? await Task.sleep(for: delay)) != nil else { return }  // replaced by a newer report
             _ = self.writer.submit {
                 let outcome = await self.service.expireOneTimeGrants(app: app, period: period)
                 self.effects.submit(outcome.effects)
             }
+        }
+        oneTimeClocks.withLock { clocks in
+            clocks[app]?.cancel()
+            clocks[app] = clock
         }
         return answer
     }
