@@ -150,6 +150,6 @@ check_named_sandbox_runs_beside_this_one() {
     expect_exit 3 side status
     [[ ! -d /sys/fs/cgroup/"$(side paths | sed -n 's/^cgroup //p')" ]] || fail "the other sandbox's cgroup is left after its down"
     assert_eq active "$(in_sandbox systemctl is-active permissiond.service)" "this sandbox's permissiond after the other's down"
-    rm -rf "$REPO/.build-sandbox-$other"
+    rm -rf "$(side paths | sed -n 's/^state //p')"
     trap - EXIT
 }
