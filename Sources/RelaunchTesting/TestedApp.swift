@@ -1,35 +1,10 @@
 internal import RelaunchBus
 internal import RelaunchDriver
 // The permissions and states a test names (`.camera`, `.allowed`), and what a call returns or throws
-// (AppState, PermissionChange, Relaunch, RelaunchTestingError: relaunchctl reads them too), are
+// (AppState, AppElement, PermissionChange, Relaunch, RelaunchTestingError: relaunchctl reads them too), are
 // RelaunchContract's: exported, so `import RelaunchTesting` is the one import a test needs.
 @_exported public import RelaunchContract
 internal import Systemd
-
-/// Something the app's current screen accepts (App1's `Elements()`).
-public struct AppElement: Sendable, Hashable {
-    /// What can be done with it.
-    public enum Kind: String, Sendable, Hashable {
-        /// ``TestedApp/tap(_:)`` it.
-        case tap
-        /// ``TestedApp/type(_:into:)`` into it.
-        case type
-    }
-
-    /// The element or field name, e.g. `check-in` or `note`.
-    public var name: String
-    /// Tap or type.
-    public var kind: Kind
-    /// One line for people.
-    public var description: String
-
-    /// An element named `name` of kind `kind`.
-    public init(name: String, kind: Kind, description: String) {
-        self.name = name
-        self.kind = kind
-        self.description = description
-    }
-}
 
 /// A registered Relaunch app running under systemd, driven from a test as a person would use it.
 ///
@@ -149,9 +124,7 @@ public struct TestedApp: Sendable {
     public func elements() async throws(RelaunchTestingError) -> [AppElement] {
         let values = try await link.app1("Elements")
         do {
-            return try RelaunchBus.AppElement.elements(from: values).map {
-                AppElement(name: $0.name, kind: $0.kind == .type ? .type : .tap, description: $0.description)
-            }
+            return try AppElement.elements(from: values)
         } catch {
             throw RelaunchTestingError(.unexpectedReply, "\(id)'s Elements() reply could not be read: \(error.message)")
         }

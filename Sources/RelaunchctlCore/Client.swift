@@ -1,5 +1,5 @@
 package import RelaunchBus
-import RelaunchContract
+package import RelaunchContract
 package import Systemd
 
 /// Maps bus failures to the contract's exit codes with a line that says what to do.

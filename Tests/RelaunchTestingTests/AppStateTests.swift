@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func stateValuesPrintAsJSON() {
-        let value = StateValue.object(["a": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)])])
+        let value = JSONValue.object(["a": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)])])
         #expect(value.description == #"{"a": [1, 2.5, "x", null, true]}"#)
         #expect(value.value(at: "a")?.description == #"[1, 2.5, "x", null, true]"#)
     }
