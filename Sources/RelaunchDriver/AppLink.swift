@@ -154,16 +154,18 @@ package struct AppLink: Sendable {
         let what = oldInvocation == nil ? "\(unit) to be active and \(id) to finish launching"
             : "a new instance of \(unit) to finish launching"
         let (invocation, snapshot) = try await watch.wait(for: "\(what) (\(reason))", timeout: timeout) {
-            () async throws(RelaunchTestingError) -> UnitWatch.Look<(String, UnitSnapshot)> in
+            () async throws(RelaunchTestingError) -> Probe<(String, UnitSnapshot)> in
             let now = try await watch.snapshot()
             if now.activeState == "failed" {
                 throw RelaunchTestingError(.appFailed, "\(id) did not come back after \(reason): \(unit) is \(now.summary) (see journalctl -u \(unit))")
             }
-            guard now.activeState == "active", !now.invocationID.isEmpty else { return .notYet("\(unit) \(now.summary)") }
-            if let oldInvocation, now.invocationID == oldInvocation {
+            guard let current = Readiness.runningInstance(activeState: now.activeState, invocationID: now.invocationID) else {
+                return .notYet("\(unit) \(now.summary)")
+            }
+            if let oldInvocation, current == oldInvocation {
                 return .notYet("\(unit) \(now.summary) in the instance that was to be killed (\(oldInvocation))")
             }
-            guard let busName else { return .done((now.invocationID, now)) }
+            guard let busName else { return .done((current, now)) }
             let answer = await bus.attempt(
                 destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name, member: "Ready")
             switch answer {
@@ -175,9 +177,10 @@ package struct AppLink: Sendable {
                 guard let ready = try? values.structure(at: 0), let finished = try? ready.bool(at: 0),
                       let instance = try? ready.string(at: 1)
                 else { throw RelaunchTestingError(.unexpectedReply, "\(id)'s Ready() reply could not be read") }
-                if finished && instance == now.invocationID { return .done((instance, now)) }
-                return .notYet(finished ? "\(id) answered from instance \(instance), not the unit's \(now.invocationID)"
-                    : "\(id) is still launching")
+                switch Readiness.judge(finished: finished, answeredBy: instance, current: current) {
+                case .done(let invocation): return .done((invocation, now))
+                case .notYet(let why): return .notYet("\(id) (instance \(instance), the unit's is \(current)): \(why)")
+                }
             }
         }
         let exitToReady: Duration? = oldInvocation != nil && snapshot.activeEnterUSec > snapshot.activeExitUSec
@@ -196,7 +199,7 @@ package struct AppLink: Sendable {
     /// Waits until the unit has stopped (inactive or failed).
     package func waitUntilStopped(because reason: String) async throws(RelaunchTestingError) {
         try await watch.wait(for: "\(unit) to stop (\(reason))", timeout: timeout) {
-            () async throws(RelaunchTestingError) -> UnitWatch.Look<Void> in
+            () async throws(RelaunchTestingError) -> Probe<Void> in
             let now = try await watch.snapshot()
             return ["inactive", "failed"].contains(now.activeState) ? .done(()) : .notYet("\(unit) \(now.summary)")
         }

@@ -81,20 +81,12 @@ package final class UnitWatch: Sendable {
         return snapshot
     }
 
-    /// One look at the state a wait is for.
-    package enum Look<Value: Sendable>: Sendable {
-        /// It is there.
-        case done(Value)
-        /// Not yet; what was seen, for the message if the wait runs out.
-        case notYet(String)
-    }
-
     /// Looks with `look` now and after every wake until it is done, at most `timeout` long.
     /// - Throws: ``RelaunchTestingError/Code/timedOut`` naming `awaited` and what the last look saw;
     ///   whatever `look` throws.
     package func wait<Value: Sendable>(
         for awaited: String, timeout: Duration,
-        _ look: () async throws(RelaunchTestingError) -> Look<Value>
+        _ look: () async throws(RelaunchTestingError) -> Probe<Value>
     ) async throws(RelaunchTestingError) -> Value {
         let deadline = ContinuousClock.now + timeout
         // The bound: one wake at the deadline (the wait's limit, not a pause standing in for an event).
