@@ -56,6 +56,9 @@ let package = Package(
         // MARK: Libraries
         .target(name: "RelaunchContract"),
         .target(name: "RelaunchBus", dependencies: ["RelaunchContract", "Systemd"]),
+        // A registered app reached from outside (its unit, App1, permissiond) with event-driven waits:
+        // under RelaunchTesting's TestedApp and relaunchctl's `permission set --wait`; not a product.
+        .target(name: "RelaunchDriver", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "RelaunchApp", dependencies: ["RestorationKit", "RelaunchContract"]),
         .target(
             name: "RelaunchHost",
@@ -68,14 +71,14 @@ let package = Package(
         ),
         .target(name: "RestorationKit"),
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
-        .target(name: "RelaunchTesting", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
+        .target(name: "RelaunchTesting", dependencies: ["RelaunchDriver", "RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         // relaunchctl's core: CLIError and its exit codes, the bus clients, which app a command drives
         // (AppTarget), a unit's state and journal queries; the scenarios and `relaunchctl journal` build on it.
         .target(name: "RelaunchctlCore", dependencies: ["RelaunchContract", "RelaunchBus", "Systemd"]),
         .target(
             name: "ScenarioKit",
-            dependencies: ["RelaunchctlCore", "RelaunchContract", "RelaunchBus", "RelaunchTesting", "Systemd"]
+            dependencies: ["RelaunchctlCore", "RelaunchContract", "RelaunchBus", "RelaunchDriver", "Systemd"]
         ),
         // `relaunchctl journal` in a library of its own: RelaunchctlTests checks its plain-argument
         // reader against ArgumentParser's reading of the same arguments.
@@ -159,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "relaunchctl",
             dependencies: [
-                "RelaunchContract", "RelaunchBus", "RestorationKit", "RelaunchctlCore", "RelaunchctlJournal", "RelaunchTesting",
+                "RelaunchContract", "RelaunchBus", "RelaunchDriver", "RestorationKit", "RelaunchctlCore", "RelaunchctlJournal",
                 "ScenarioKit",
                 "Systemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -208,15 +211,15 @@ let package = Package(
         ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
         // runs them inside it; elsewhere they are disabled.
-        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "Systemd"]),
+        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "RelaunchDriver", "Systemd"]),
         .testTarget(
             name: "RelaunchTestingTests",
-            dependencies: ["RelaunchTesting", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
+            dependencies: ["RelaunchTesting", "RelaunchDriver", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]
         ),
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
         .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract", "Systemd"]),
         .testTarget(
-            name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchBus", "RelaunchctlCore", "RelaunchContract", "RelaunchTesting"]),
+            name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchBus", "RelaunchctlCore", "RelaunchContract"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every

@@ -1,3 +1,5 @@
+import RelaunchContract
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +17,7 @@ enum FleetReportPlots {
         // In machine order, so that the same journal gives the same page byte for byte.
         for (machine, byApp) in summary.relaunchUSecByMachineApp.sorted(by: { $0.key < $1.key }) {
             for (app, values) in byApp {
-                if let median = TimelineSummary.percentile(50, of: values) { medians[app, default: []].append((machine, median)) }
+                if let median = percentile(0.5, of: values) { medians[app, default: []].append((machine, median)) }
             }
         }
         var shown: [UInt64] = []

@@ -93,12 +93,4 @@ package struct TimelineSummary: Sendable, Equatable, Codable {
         let labels = hostLabels
         return Dictionary(uniqueKeysWithValues: byMachine.map { (labels[$0.key]!, $0.value) })
     }
-
-    /// The nearest-rank percentile `p` (0–100) of `values`, or nil when empty.
-    package static func percentile(_ p: Int, of values: [UInt64]) -> UInt64? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let rank = Int((Double(p) / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
 }

@@ -1,3 +1,5 @@
+import RelaunchContract
+
 /// Totals over one group of incidents (one host's, or one app's across hosts), as the summary's
 /// per-host and per-app tables show them.
 package struct TimelineTotals: Sendable, Equatable, Codable {
@@ -22,9 +24,9 @@ package struct TimelineTotals: Sendable, Equatable, Codable {
     /// How many discards of saved state, for any reason.
     package var discards: Int { discardsByReason.values.reduce(0, +) }
     /// The median relaunch time in µs, if any relaunch was seen.
-    package var relaunchMedianUSec: UInt64? { TimelineSummary.percentile(50, of: relaunchUSec) }
+    package var relaunchMedianUSec: UInt64? { percentile(0.5, of: relaunchUSec) }
     /// The 95th percentile relaunch time in µs, if any relaunch was seen.
-    package var relaunchP95USec: UInt64? { TimelineSummary.percentile(95, of: relaunchUSec) }
+    package var relaunchP95USec: UInt64? { percentile(0.95, of: relaunchUSec) }
 
     /// Counts one more incident.
     package mutating func add(_ incident: Incident) {

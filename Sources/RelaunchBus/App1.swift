@@ -35,30 +35,8 @@ extension BusInterface {
     package static let app1ObjectPath = "/org/relaunch/App1"
 }
 
-/// Something the app's current screen accepts (`Elements()`).
-package struct AppElement: Sendable, Hashable, Codable {
-    /// What can be done with it.
-    package enum Kind: String, Sendable, Hashable, Codable {
-        /// `Tap(name)`.
-        case tap
-        /// `Type(name, text)`.
-        case type
-    }
-
-    /// The element or field name, e.g. `check-in` or `note`.
-    package var name: String
-    /// Tap or type.
-    package var kind: Kind
-    /// One line for people.
-    package var description: String
-
-    /// Creates an element.
-    package init(name: String, kind: Kind, description: String) {
-        self.name = name
-        self.kind = kind
-        self.description = description
-    }
-
+/// An element's row on the bus (`Elements()`).
+extension AppElement {
     /// The `(sss)` value of `Elements()`.
     package var busValue: BusValue { .structure([.string(name), .string(kind.rawValue), .string(description)]) }
 

@@ -1,4 +1,5 @@
 internal import RelaunchBus
+internal import RelaunchDriver
 internal import Systemd
 
 /// What the project's own behaviour checks need beyond a user's toggle test: systemd's view of the
@@ -30,7 +31,7 @@ extension TestedApp {
 
     /// Calls the app's `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1`) and waits for its answer.
     package func testHook(_ name: String) async throws(RelaunchTestingError) {
-        try await app1("TestHook", [.string(name)])
+        try await link.app1("TestHook", [.string(name)])
     }
 
     /// Calls `TestHook(name)` for a hook that stops the app from answering (`hang`), and waits until
@@ -47,17 +48,17 @@ extension TestedApp {
             await bus.attempt(destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
                               member: "TestHook", [.string(name)])
         }
-        let relaunch = try await waitUntilLaunched(otherThan: before.invocationID, because: "the \(name) hook")
+        let relaunch = try await link.waitUntilLaunched(otherThan: before.invocationID, because: "the \(name) hook")
         return (relaunch, before.invocationID)
     }
 
     /// `systemctl set-environment ASSIGNMENT`: units started from now on see it.
     package func setManagerEnvironment(_ assignment: String) async throws(RelaunchTestingError) {
-        try await systemd("SetEnvironment", [.array(elementSignature: "s", [.string(assignment)])])
+        try await link.systemd("SetEnvironment", [.array(elementSignature: "s", [.string(assignment)])])
     }
 
     /// `systemctl unset-environment NAME`.
     package func unsetManagerEnvironment(_ name: String) async throws(RelaunchTestingError) {
-        try await systemd("UnsetEnvironment", [.array(elementSignature: "s", [.string(name)])])
+        try await link.systemd("UnsetEnvironment", [.array(elementSignature: "s", [.string(name)])])
     }
 }

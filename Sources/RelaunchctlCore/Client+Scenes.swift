@@ -1,4 +1,4 @@
-package import RelaunchBus
+import RelaunchBus
 package import RelaunchContract
 import Systemd
 

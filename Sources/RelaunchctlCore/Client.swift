@@ -1,5 +1,5 @@
 package import RelaunchBus
-import RelaunchContract
+package import RelaunchContract
 package import Systemd
 
 /// Maps bus failures to the contract's exit codes with a line that says what to do.
@@ -161,35 +161,14 @@ package struct AppCLIClient {
             } catch {
                 throw cliError(error, talkingTo: "systemd", hint: "is systemd running here?")
             }
-            guard let status, let current = runningInstance(activeState: status.activeState, invocationID: status.invocationID) else {
+            guard let status, let current = Readiness.runningInstance(activeState: status.activeState, invocationID: status.invocationID) else {
                 return .notYet("\(target.unit) is not active")
             }
             let answer = try AppCLIClient(target, bus: bus).ready()
-            return judge(finished: answer.finished, answeredBy: answer.invocationID, current: current)
+            return Readiness.judge(finished: answer.finished, answeredBy: answer.invocationID, current: current)
         }
     }
-
-    /// The invocation id of the unit's instance that should answer `Ready`: the unit is active and
-    /// has one (nil otherwise).
-    package static func runningInstance(activeState: String, invocationID: String) -> String? {
-        activeState == "active" && !invocationID.isEmpty ? invocationID : nil
-    }
-
-    /// What an app's `Ready` answer says when `current` is the unit's running instance: done only
-    /// when it has finished launching and is that instance (not one that is dying).
-    package static func judge(finished: Bool, answeredBy invocation: String, current: String) -> Probe<String> {
-        guard finished else { return .notYet("still launching") }
-        return invocation == current ? .done(invocation) : .notYet("the answering instance is not the unit's current one")
-    }
 }
-
-/// What one look at a condition found: done (with a value), or not yet (and what it saw).
-package enum Probe<Value> {
-    case done(Value)
-    case notYet(String)
-}
-
-extension Probe: Equatable where Value: Equatable {}
 
 /// Looks at a condition every `interval` milliseconds until it is done, at least once and until
 /// `timeout` has passed (``Poll``); then fails with code unavailable: "WHAT within the timeout: what

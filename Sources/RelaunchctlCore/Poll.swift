@@ -1,3 +1,5 @@
+package import RelaunchContract
+
 /// A bounded wait for something that happens on its own time (systemd relaunching a unit, the app
 /// taking a change, journald making an entry readable): look, and look again every so often until
 /// the look is satisfied or the timeout has passed since the wait began.

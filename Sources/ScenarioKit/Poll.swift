@@ -1,7 +1,6 @@
+import RelaunchContract
+import RelaunchDriver
 package import RelaunchctlCore
-import RelaunchTesting
-
-import FoundationEssentials
 
 extension Poll {
     /// `expect unit PROPERTY VALUE`: systemd gets there on its own time (a quitting app is
@@ -30,7 +29,7 @@ extension Poll {
     package func expectState(_ path: String, _ expected: String, read: () throws(CLIError) -> String) throws(CLIError) {
         try wait(every: 20, { () throws(CLIError) -> Probe<Void> in
             let text = try read()
-            guard let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8)) else {
+            guard let state = JSONValue(jsonText: text) else {
                 throw .failed("the app's state is not JSON: \(text.prefix(80))")
             }
             guard let value = state.value(at: path) else { throw .failed("state has no \(path)") }

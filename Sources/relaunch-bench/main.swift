@@ -41,13 +41,10 @@ func measure(_ body: () throws -> Void) rethrows -> [Double] {
     return samples.sorted()
 }
 
-func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
-}
-
+/// `label: median … µs, p95 … µs` of `samples` (nearest rank, RelaunchContract's `percentile`).
 func line(_ label: String, _ samples: [Double]) -> String {
-    func format(_ value: Double) -> String { String((value * 10).rounded() / 10) }
-    return "\(label): median \(format(percentile(samples, 0.5))) µs, p95 \(format(percentile(samples, 0.95))) µs"
+    func format(_ p: Double) -> String { percentile(p, of: samples).map { String(($0 * 10).rounded() / 10) } ?? "–" }
+    return "\(label): median \(format(0.5)) µs, p95 \(format(0.95)) µs"
 }
 
 do {

@@ -2,7 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import RelaunchBus
 import RelaunchContract
-import RelaunchTesting
+import RelaunchDriver
 import RelaunchctlCore
 import ScenarioKit
 import Systemd
@@ -244,7 +244,7 @@ extension AppCommand {
         func run() async throws {
             try parent.refuseScene(for: "state")
             let text = try target.client().state()
-            let state = try? JSONDecoder().decode(StateValue.self, from: Data(text.utf8))
+            let state = JSONValue(jsonText: text)
             if json {
                 // The app's JSON as it sent it: JSON holds no raw control character but whitespace.
                 // Text that is not JSON is the app's to fill, so it is refused rather than printed raw.

@@ -2,7 +2,7 @@ import ArgumentParser
 import RelaunchctlCore
 import RelaunchBus
 import RelaunchContract
-import RelaunchTesting
+import RelaunchDriver
 
 /// `relaunchctl permission …`: read and change app permissions in permissiond.
 struct PermissionCommand: AsyncParsableCommand {

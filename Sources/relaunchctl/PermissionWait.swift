@@ -1,10 +1,10 @@
 import ArgumentParser
 import RelaunchContract
-import RelaunchTesting
+import RelaunchDriver
 import RelaunchctlCore
 
 /// `--wait` and `--timeout` of `permission set` and `permission reset`: wait for the relaunch a
-/// change causes, through RelaunchTesting (the unit's properties and the app's bus name, not polling).
+/// change causes, through RelaunchDriver's AppLink, as RelaunchTesting waits (the unit's properties and the app's bus name, not polling).
 struct RelaunchWaitOptions: ParsableArguments {
     @Flag(help: "When the change kills the app, wait until it is back and print how it came back.")
     var wait = false
@@ -18,12 +18,11 @@ struct RelaunchWaitOptions: ParsableArguments {
 
     /// Attaches to `app` and runs `body` on it, with failures as the contract's exit codes.
     func run<T>(
-        _ app: String, _ body: (TestedApp) async throws(RelaunchTestingError) -> T
+        _ app: String, _ body: (AppLink) async throws(RelaunchTestingError) -> T
     ) async throws(CLIError) -> T {
         do {
-            let tested = try await TestedApp.attach(app,
-                                                    timeout: .milliseconds(Int64(timeout * 1000)))
-            return try await body(tested)
+            let link = try await AppLink.attach(app, timeout: .milliseconds(Int64(timeout * 1000)))
+            return try await body(link)
         } catch {
             throw CLIError(Self.code(error.code), error.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RelaunchDriver
 @testable import RelaunchTesting
 import Systemd
 import Testing

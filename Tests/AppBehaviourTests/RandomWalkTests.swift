@@ -29,7 +29,7 @@ struct RandomWalkTests {
     }
 
     /// The state without the keys a relaunch changes by design.
-    private func comparable(_ state: AppState) -> StateValue {
+    private func comparable(_ state: AppState) -> JSONValue {
         guard case .object(var members) = state.json else { return state.json }
         for key in ["launch", "lifecycle", "restoredVia", "lastExit"] { members[key] = nil }
         return .object(members)

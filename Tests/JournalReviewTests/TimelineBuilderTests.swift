@@ -175,13 +175,6 @@ struct TimelineBuilderTests {
         #expect(incidents[0].events.map(\.kind) == [.permissionChanged, .killSent])
         #expect(incidents[1].relaunchUSec == 20_000)
     }
-
-    @Test("Nearest-rank percentiles", arguments: [
-        (50, [UInt64](), UInt64?.none), (50, [5], 5), (50, [1, 2, 3, 4], 2), (95, Array(1...20), 19), (100, [3, 9, 1], 9),
-    ])
-    func percentiles(p: Int, values: [UInt64], expected: UInt64?) {
-        #expect(TimelineSummary.percentile(p, of: values) == expected)
-    }
 }
 
 @Suite("Journal timeline: entries out of order")

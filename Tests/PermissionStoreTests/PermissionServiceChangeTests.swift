@@ -41,7 +41,7 @@ struct PermissionServiceChangeTests {
             let context: Comment = "\(policy) \(permission) \(transition.old) → \(transition.new)"
             #expect(outcome.reply == .success(.done), context)
             #expect(harness.units.kills == (expected ? [unit] : []), context)
-            let change = PermissionChange(
+            let change = StoredPermissionChange(
                 app: app, permission: permission, old: transition.old, new: transition.new, at: 1_001, callerUID: 0)
             var effects: [PermissionEffect] = [.log(.permissionChanged(change, killed: expected))]
             if expected {

@@ -1,6 +1,7 @@
 import CheckIn
 import RelaunchApp
 import RelaunchContract
+import RelaunchDriver
 @testable import RelaunchTesting
 import RestorationKit
 import Testing
@@ -16,7 +17,8 @@ import Testing
 
     @Test func aFreshLaunchReadsAsFresh() throws {
         let state = try AppState(json: launched().stateJSON(), app: "checkin-demo")
-        #expect(state.launch == AppState.Launch(outcome: .fresh, discardReason: nil))
+        #expect(state.launch.outcome == .fresh)
+        #expect(state.launch.discardReason == nil)
         #expect(state.lifecycle == .active)
         #expect(state.presented == nil)
         #expect(state.restoredVia.isEmpty)
@@ -41,7 +43,7 @@ import Testing
         #expect(state.presented == modal)
         #expect(state.restoredVia[modal] == .appDelegate)
         #expect(state.restoredVia[modal + "/CheckInModalViewController"] == .restorationClass)
-        #expect(state.lastExit == AppState.LastExit(permission: .camera, old: .denied, new: .allowed))
+        #expect(state.lastExit.map { [$0.permission.rawValue, $0.old.rawValue, $0.new.rawValue] } == ["camera", "denied", "allowed"])
         #expect(state.permissions[.camera] == .allowed)
         #expect(state.value(at: "modal.venue")?.string == "Harbour Cafe")
         #expect(state.value(at: "modal.partySize")?.int == 3)
@@ -72,7 +74,7 @@ import Testing
     }
 
     @Test func stateValuesPrintAsJSON() {
-        let value = StateValue.object(["a": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)])])
+        let value = JSONValue.object(["a": .array([.number(1), .number(2.5), .string("x"), .null, .bool(true)])])
         #expect(value.description == #"{"a": [1, 2.5, "x", null, true]}"#)
         #expect(value.value(at: "a")?.description == #"[1, 2.5, "x", null, true]"#)
     }

@@ -58,17 +58,6 @@ struct CLITests {
         #expect(one?.message == "notes-demo has 1 window open, not 2")
     }
 
-    @Test("Ready counts only from the unit's running instance, once it has finished launching")
-    func readiness() {
-        #expect(AppCLIClient.runningInstance(activeState: "active", invocationID: "abc") == "abc")
-        #expect(AppCLIClient.runningInstance(activeState: "activating", invocationID: "abc") == nil)
-        #expect(AppCLIClient.runningInstance(activeState: "active", invocationID: "") == nil)
-        #expect(AppCLIClient.judge(finished: true, answeredBy: "abc", current: "abc") == .done("abc"))
-        #expect(AppCLIClient.judge(finished: false, answeredBy: "abc", current: "abc") == .notYet("still launching"))
-        #expect(AppCLIClient.judge(finished: true, answeredBy: "old", current: "abc")
-            == .notYet("the answering instance is not the unit's current one"))
-    }
-
     @Test("A quit is over once the unit runs no process of the quit instance")
     func quitIsOver() {
         for state in ["active", "reloading", "activating", "deactivating"] {

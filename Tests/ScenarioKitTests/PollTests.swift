@@ -1,3 +1,4 @@
+import RelaunchContract
 import RelaunchctlCore
 import ScenarioKit
 import Testing

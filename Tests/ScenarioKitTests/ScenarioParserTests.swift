@@ -1,6 +1,5 @@
 import FoundationEssentials
 import RelaunchContract
-import RelaunchTesting
 import ScenarioKit
 import Testing
 
@@ -122,15 +121,15 @@ struct ScenarioParserTests {
 }
 
 @Suite("State key paths")
-struct StateValuePathTests {
-    let state: StateValue
+struct JSONValuePathTests {
+    let state: JSONValue
     init() throws {
         let json = """
         {"launch": {"outcome": "restored", "reason": null}, "modal": {"partySize": 2, "note": "a.b"},
          "restoredVia": {"TabViewController/CheckInViewController": "restorationClass"},
          "paths": ["TabViewController", "X"], "lifecycle": "active", "ok": true}
         """
-        state = try JSONDecoder().decode(StateValue.self, from: Data(json.utf8))
+        state = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
     }
 
     @Test("Key paths read nested values as scenario text", arguments: [

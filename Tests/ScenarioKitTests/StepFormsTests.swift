@@ -1,6 +1,5 @@
 import FoundationEssentials
 import RelaunchContract
-import RelaunchTesting
 import ScenarioKit
 import Testing
 
@@ -46,7 +45,7 @@ struct StepFormsTests {
 
     @Test("numbers read as scenario text: integers bare, fractions and large numbers as written")
     func numbers() throws {
-        let state = try JSONDecoder().decode(StateValue.self, from: Data(#"{"a": 2.5, "b": -3, "c": 1e20, "d": 1e15}"#.utf8))
+        let state = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": 2.5, "b": -3, "c": 1e20, "d": 1e15}"#.utf8))
         #expect(state.value(at: "a")?.scalarText == "2.5")
         #expect(state.value(at: "b")?.scalarText == "-3")
         #expect(state.value(at: "c")?.scalarText == "1e+20")

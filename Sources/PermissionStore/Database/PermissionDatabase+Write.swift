@@ -15,7 +15,7 @@ extension PermissionDatabase {
     package func set(
         app: String, permission: Permission, to state: PermissionState, callerUID: UInt32, at: UInt64,
         owing: KillOwed? = nil
-    ) throws(PermissionDatabaseError) -> PermissionChange {
+    ) throws(PermissionDatabaseError) -> StoredPermissionChange {
         try commit(app: app, states: [(permission, state)], callerUID: callerUID, at: at, owing: owing)
             .changes.first!
     }
@@ -28,7 +28,7 @@ extension PermissionDatabase {
     @discardableResult
     package func reset(
         app: String, permission: Permission?, callerUID: UInt32, at: UInt64
-    ) throws(PermissionDatabaseError) -> [PermissionChange] {
+    ) throws(PermissionDatabaseError) -> [StoredPermissionChange] {
         let permissions = permission.map { [$0] } ?? Permission.allCases
         return try commit(
             app: app, states: permissions.map { ($0, .notDetermined) }, callerUID: callerUID, at: at, owing: nil
@@ -42,7 +42,7 @@ extension PermissionDatabase {
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     package func commit(
         app: String, states: [(Permission, PermissionState)], callerUID: UInt32, at: UInt64, owing: KillOwed?
-    ) throws(PermissionDatabaseError) -> (changes: [PermissionChange], pending: PendingKill?) {
+    ) throws(PermissionDatabaseError) -> (changes: [StoredPermissionChange], pending: PendingKill?) {
         let what = states.count == 1 ? "set \(states[0].0) for \(app) to \(states[0].1)" : "reset \(app)"
         let result = try perform(what) {
             try queue.write { db in
@@ -114,7 +114,7 @@ extension PermissionDatabase {
     }
 
     /// The changes recorded in the history rows `ids`, in id order.
-    package func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [PermissionChange] {
+    package func changes(historyIDs ids: [Int64]) throws(PermissionDatabaseError) -> [StoredPermissionChange] {
         guard !ids.isEmpty else { return [] }
         return try perform("read history rows") {
             try queue.read { db in
@@ -122,8 +122,8 @@ extension PermissionDatabase {
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT * FROM permission_history WHERE id IN (\(marks)) ORDER BY id",
                     arguments: StatementArguments(ids))
-                return try rows.map { (row) throws -> PermissionChange in
-                    PermissionChange(
+                return try rows.map { (row) throws -> StoredPermissionChange in
+                    StoredPermissionChange(
                         app: row["app"], permission: try Self.decode(row["permission"]),
                         old: try Self.decode(row["old_state"]), new: try Self.decode(row["new_state"]),
                         at: UInt64(clamping: row["at"] as Int64), callerUID: UInt32(clamping: row["caller_uid"] as Int64),
@@ -134,7 +134,7 @@ extension PermissionDatabase {
     }
 
     /// Records that `kill.unit` was killed for a permission change, and marks the history rows
-    /// `causedBy` (from `PermissionChange.historyID`) as having killed that unit instance.
+    /// `causedBy` (from `StoredPermissionChange.historyID`) as having killed that unit instance.
     ///
     /// - Throws: `PermissionDatabaseError` when the write fails; nothing is stored then.
     package func recordKill(_ kill: KillRecord, causedBy historyIDs: [Int64] = []) throws(PermissionDatabaseError) {
@@ -162,7 +162,7 @@ extension PermissionDatabase {
     }
 
     private static func insertPending(
-        _ db: Database, owing: KillOwed, cause: PermissionChange, historyIDs: [Int64]
+        _ db: Database, owing: KillOwed, cause: StoredPermissionChange, historyIDs: [Int64]
     ) throws -> PendingKill {
         let ids = historyIDs.map(String.init).joined(separator: ",")
         try db.execute(
@@ -209,9 +209,9 @@ extension PermissionDatabase {
     /// Upserts one state and appends its history row, inside the caller's transaction.
     private static func store(
         _ db: Database, app: String, permission: Permission, state: PermissionState, callerUID: UInt32, at: UInt64
-    ) throws -> PermissionChange {
+    ) throws -> StoredPermissionChange {
         let old = try Self.state(db, app: app, permission: permission)
-        var change = PermissionChange(app: app, permission: permission, old: old, new: state, at: at, callerUID: callerUID)
+        var change = StoredPermissionChange(app: app, permission: permission, old: old, new: state, at: at, callerUID: callerUID)
         guard change.changed else { return change }
         let time = Int64(clamping: at)
         try db.execute(

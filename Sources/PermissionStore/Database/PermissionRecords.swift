@@ -3,7 +3,7 @@ package import RelaunchContract
 /// The outcome of storing one permission state: what it was before and what it is now.
 ///
 /// `old == new` means nothing was stored: the permission already had that state.
-package struct PermissionChange: Sendable, Hashable {
+package struct StoredPermissionChange: Sendable, Hashable {
     /// The app id.
     package var app: String
     /// The permission.
@@ -99,10 +99,10 @@ package struct KillOwed: Sendable {
     /// The InvocationID of the instance running when the change is committed: the one to kill.
     package var invocationID: String
     /// Whether a change kills (the kill policy).
-    package var kills: @Sendable (PermissionChange) -> Bool
+    package var kills: @Sendable (StoredPermissionChange) -> Bool
 
     /// Creates the description of an owed kill.
-    package init(unit: String, invocationID: String, kills: @escaping @Sendable (PermissionChange) -> Bool) {
+    package init(unit: String, invocationID: String, kills: @escaping @Sendable (StoredPermissionChange) -> Bool) {
         self.unit = unit
         self.invocationID = invocationID
         self.kills = kills

@@ -61,7 +61,7 @@ package struct JournalEntry: Sendable, Hashable {
     /// which is `true` when this change killed the app's running unit and `false` otherwise; plus
     /// CHANGED_USEC, when the change was committed (the entry reaches the journal later, after the kill);
     /// plus CHANGE_REASON when permissiond made the change itself (`one-time grant expired`).
-    static func permissionChanged(_ change: PermissionChange, killed: Bool, reason: String? = nil) -> Self {
+    static func permissionChanged(_ change: StoredPermissionChange, killed: Bool, reason: String? = nil) -> Self {
         let consequence = killed ? "; the app was killed to apply it" : ""
         let why = reason.map { " (\($0))" } ?? ""
         var entry = Self(

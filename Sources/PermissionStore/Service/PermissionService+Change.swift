@@ -142,7 +142,7 @@ extension PermissionService {
     /// for every change the policy says kills. `killOnly`: the changes were announced already.
     /// `reason`: why permissiond made the change itself (`one-time grant expired`), for the journal.
     func announce(
-        _ changes: [PermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false, reason: String? = nil
+        _ changes: [StoredPermissionChange], app: String, kill: KillRecord?, killOnly: Bool = false, reason: String? = nil
     ) -> [PermissionEffect] {
         let policy = configuration.killPolicy(for: app)
         var effects: [PermissionEffect] = []

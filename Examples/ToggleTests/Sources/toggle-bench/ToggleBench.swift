@@ -40,14 +40,12 @@ struct ToggleBench {
                 try await app.background()
                 state = state == .allowed ? .denied : .allowed
             }
-            func rank(_ p: Double, of values: [Duration]) -> Duration {
-                let sorted = values.sorted()
-                return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
-            }
+            // Nearest rank, as every Swift figure of Relaunch (its `percentile`, re-exported by RelaunchTesting).
+            func rank(_ p: Double, of values: [Duration]) -> String { percentile(p, of: values).map(milliseconds) ?? "-" }
             // The relaunch itself, as systemd timed it (the killed process's exit to READY=1), for
             // telling the test's own cost from the machine's.
-            let systemd = exitToReady.isEmpty ? "-" : milliseconds(rank(0.5, of: exitToReady))
-            print("swift steps=\(steps) median=\(milliseconds(rank(0.5, of: times))) p95=\(milliseconds(rank(0.95, of: times))) ms exit-to-ready-median=\(systemd)")
+            let systemd = rank(0.5, of: exitToReady)
+            print("swift steps=\(steps) median=\(rank(0.5, of: times)) p95=\(rank(0.95, of: times)) ms exit-to-ready-median=\(systemd)")
         } catch {
             printError("toggle-bench: \(error)\n")
             exit(1)

@@ -1,6 +1,5 @@
-internal import Systemd
-
-/// Why a RelaunchTesting call failed: a code to branch on and a message that says what failed, on
+/// Why a call that drives or watches a Relaunch app failed (RelaunchTesting's `TestedApp`,
+/// `relaunchctl permission set --wait`): a code to branch on and a message that says what failed, on
 /// what, and what to do.
 ///
 /// A wait that ran out says what it waited for and what it saw last:
@@ -55,18 +54,4 @@ public struct RelaunchTestingError: Error, Sendable, Hashable, CustomStringConve
 
     /// The message.
     public var description: String { message }
-
-    /// A bus failure of a call to `peer`, as the code a test branches on.
-    static func bus(_ error: BusError, talkingTo peer: String) -> RelaunchTestingError {
-        if error.isAccessDenied {
-            return .init(.notAuthorized, "\(peer) refused: \(error.message) (run the tests as root, or as a member of the group 'relaunch')")
-        }
-        if error.isUnreachable {
-            return .init(.unreachable, "\(peer) is not reachable on the system bus: \(error.message)")
-        }
-        if error.name == BusError.invalidArgsName {
-            return .init(.rejected, "\(peer) refused the request: \(error.message)")
-        }
-        return .init(.rejected, "\(peer): \(error.message)")
-    }
 }

@@ -1,6 +1,6 @@
-package import RelaunchTesting
+package import RelaunchContract
 
-extension StateValue {
+extension JSONValue {
     /// The value as a scenario compares it: strings bare, integers without a fraction, `null`.
     package var scalarText: String {
         switch self {

@@ -1,5 +1,3 @@
-public import RelaunchContract
-
 /// What a permission change did: the states before, whether it killed the running app, and how the
 /// app came back.
 ///
@@ -38,6 +36,15 @@ public struct PermissionChange: Sendable, Hashable {
 
     /// Whether any addressed permission's state changed.
     public var changedAnything: Bool { previous.values.contains { $0 != new } }
+
+    /// A change of `app`'s `previous` permissions to `new` (RelaunchDriver's `AppLink` makes them).
+    package init(
+        app: String, previous: [Permission: PermissionState], new: PermissionState, wasKilled: Bool,
+        expected: TransitionEffect, relaunch: Relaunch?
+    ) {
+        (self.app, self.previous, self.new) = (app, previous, new)
+        (self.wasKilled, self.expected, self.relaunch) = (wasKilled, expected, relaunch)
+    }
 }
 
 /// How a killed app came back: the new instance, how it launched and how fast.
@@ -55,6 +62,15 @@ public struct Relaunch: Sendable, Hashable {
     public var exitToReady: Duration?
     /// The app's whole state right after it came back (nil for an app that serves no App1).
     public var state: AppState?
+
+    /// A relaunch into `invocationID` (RelaunchDriver's `AppLink` makes them).
+    package init(
+        invocationID: String, outcome: AppState.LaunchOutcome, discardReason: AppState.DiscardReason?,
+        restoredVia: [String: AppState.RestoredVia], exitToReady: Duration?, state: AppState?
+    ) {
+        (self.invocationID, self.outcome, self.discardReason) = (invocationID, outcome, discardReason)
+        (self.restoredVia, self.exitToReady, self.state) = (restoredVia, exitToReady, state)
+    }
 }
 
 /// One permission as the store and the app see it.

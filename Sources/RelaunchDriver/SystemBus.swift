@@ -1,14 +1,14 @@
-internal import RelaunchBus
-internal import Systemd
+package import RelaunchContract
+package import Systemd
 
 /// One connection to the system bus with its loop on a thread of its own: every call is written with
-/// `sd_bus_call_async` and completed by that loop, and signals are delivered there. A test's calls
-/// and waits suspend; none blocks a thread of the cooperative pool.
-final class SystemBus: Sendable {
-    let connection: BusConnection
+/// `sd_bus_call_async` and completed by that loop, and signals are delivered there. Calls and waits
+/// (a test's, `relaunchctl permission set --wait`'s) suspend; none blocks a thread of the cooperative pool.
+package final class SystemBus: Sendable {
+    package let connection: BusConnection
 
     /// Connects to the system bus (the sandbox's inside `scripts/sandbox exec`) and starts the loop.
-    init() throws(RelaunchTestingError) {
+    package init() throws(RelaunchTestingError) {
         do {
             connection = try BusConnection.system()
             try connection.startLoopThread()
@@ -26,7 +26,7 @@ final class SystemBus: Sendable {
     /// Calls `member` and suspends until the reply; a bus failure becomes a ``RelaunchTestingError``
     /// that names `peer`.
     @discardableResult
-    func call(
+    package func call(
         _ peer: String, destination: String, path: String, interface: String, member: String,
         _ arguments: [BusValue] = [], timeout: Duration? = nil
     ) async throws(RelaunchTestingError) -> BusValues {
@@ -42,7 +42,7 @@ final class SystemBus: Sendable {
     /// Like ``call(_:destination:path:interface:member:_:timeout:)``, but hands back the bus failure
     /// itself, for waits that treat "not there yet" as a state.
     @discardableResult
-    func attempt(
+    package func attempt(
         destination: String, path: String, interface: String, member: String, _ arguments: [BusValue] = []
     ) async -> Result<BusValues, BusError> {
         do {
@@ -55,7 +55,7 @@ final class SystemBus: Sendable {
     }
 
     /// Calls `handler` on the loop thread for every signal matching `rule` while the subscription lives.
-    func subscribe(
+    package func subscribe(
         _ rule: BusMatchRule, _ handler: @escaping @Sendable (BusSignal) -> Void
     ) throws(RelaunchTestingError) -> BusSubscription {
         do {

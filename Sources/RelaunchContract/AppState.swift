@@ -1,6 +1,3 @@
-internal import FoundationEssentials
-public import RelaunchContract
-
 /// An app's state as it answers `State()`: the keys every Relaunch app has, typed, and the app's own
 /// keys through ``subscript(_:)`` and ``value(at:)``.
 public struct AppState: Sendable, Hashable {
@@ -19,13 +16,13 @@ public struct AppState: Sendable, Hashable {
     /// Each permission the app uses, as the app last learned it.
     public var permissions: [Permission: PermissionState]
     /// The whole state, the app's own keys included.
-    public var json: StateValue
+    public var json: JSONValue
 
     /// The top-level key `key` (`modal`, `selectedTab`, …), or nil.
-    public subscript(key: String) -> StateValue? { json[key] }
+    public subscript(key: String) -> JSONValue? { json[key] }
 
     /// The value at a dot-separated path (`modal.venue`), or nil.
-    public func value(at path: String) -> StateValue? { json.value(at: path) }
+    public func value(at path: String) -> JSONValue? { json.value(at: path) }
 
     /// How an instance launched.
     public struct Launch: Sendable, Hashable {
@@ -107,15 +104,9 @@ public struct AppState: Sendable, Hashable {
 }
 
 extension AppState {
-    /// Reads `State()`'s JSON.
+    /// Reads `State()`'s JSON, decoded (RelaunchDriver reads it from the text).
     /// - Throws: ``RelaunchTestingError/Code/unexpectedReply`` naming the key that is missing or wrong.
-    init(json text: String, app: String) throws(RelaunchTestingError) {
-        let json: StateValue
-        do {
-            json = try JSONDecoder().decode(StateValue.self, from: Data(text.utf8))
-        } catch {
-            throw RelaunchTestingError(.unexpectedReply, "\(app)'s state is not JSON: \(error)")
-        }
+    package init(json: JSONValue, app: String) throws(RelaunchTestingError) {
         func fail(_ key: String) -> RelaunchTestingError {
             RelaunchTestingError(.unexpectedReply, "\(app)'s state has no readable \"\(key)\" (got \(json[key]?.description ?? "nothing"))")
         }

@@ -1,18 +1,19 @@
-internal import Systemd
+package import RelaunchContract
+import Systemd
 
 /// What systemd says about an app's unit at one moment (`org.freedesktop.systemd1.Unit`).
-struct UnitSnapshot: Sendable, Equatable {
-    var activeState = ""
-    var subState = ""
+package struct UnitSnapshot: Sendable, Equatable {
+    package var activeState = ""
+    package var subState = ""
     /// `$INVOCATION_ID` of the current (or last) instance, hex; empty when none.
-    var invocationID = ""
+    package var invocationID = ""
     /// When the unit last entered `active` (READY=1 for a notify service), µs of CLOCK_MONOTONIC.
-    var activeEnterUSec: UInt64 = 0
+    package var activeEnterUSec: UInt64 = 0
     /// When it last left `active` (its main process exited or was stopped), µs of CLOCK_MONOTONIC.
-    var activeExitUSec: UInt64 = 0
+    package var activeExitUSec: UInt64 = 0
 
     /// `active (running)`, as systemctl says it.
-    var summary: String { subState.isEmpty ? activeState : "\(activeState) (\(subState))" }
+    package var summary: String { subState.isEmpty ? activeState : "\(activeState) (\(subState))" }
 }
 
 /// Wakes a wait whenever something it waits for may have changed: the unit's properties (systemd's
@@ -20,16 +21,16 @@ struct UnitSnapshot: Sendable, Equatable {
 /// name (`NameOwnerChanged` from the bus itself). A wait looks at the state, and if it is not there
 /// yet, suspends until the next wake or its deadline; wakes that come while it looks are kept, so
 /// none is missed.
-final class UnitWatch: Sendable {
+package final class UnitWatch: Sendable {
     private let bus: SystemBus
-    let unit: String
+    package let unit: String
     private let unitPath: String
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let subscriptions: [BusSubscription]
 
     /// Starts watching `unit` and the owner of `busName`.
-    init(bus: SystemBus, unit: String, busName: String) async throws(RelaunchTestingError) {
+    package init(bus: SystemBus, unit: String, busName: String) async throws(RelaunchTestingError) {
         self.bus = bus
         self.unit = unit
         unitPath = SystemdManager.unitObjectPath(unit)
@@ -55,7 +56,7 @@ final class UnitWatch: Sendable {
     }
 
     /// The unit's properties now.
-    func snapshot() async throws(RelaunchTestingError) -> UnitSnapshot {
+    package func snapshot() async throws(RelaunchTestingError) -> UnitSnapshot {
         let values = try await bus.call(
             "systemd", destination: SystemdManager.destination, path: unitPath,
             interface: "org.freedesktop.DBus.Properties", member: "GetAll",
@@ -80,20 +81,12 @@ final class UnitWatch: Sendable {
         return snapshot
     }
 
-    /// One look at the state a wait is for.
-    enum Look<Value: Sendable>: Sendable {
-        /// It is there.
-        case done(Value)
-        /// Not yet; what was seen, for the message if the wait runs out.
-        case notYet(String)
-    }
-
     /// Looks with `look` now and after every wake until it is done, at most `timeout` long.
     /// - Throws: ``RelaunchTestingError/Code/timedOut`` naming `awaited` and what the last look saw;
     ///   whatever `look` throws.
-    func wait<Value: Sendable>(
+    package func wait<Value: Sendable>(
         for awaited: String, timeout: Duration,
-        _ look: () async throws(RelaunchTestingError) -> Look<Value>
+        _ look: () async throws(RelaunchTestingError) -> Probe<Value>
     ) async throws(RelaunchTestingError) -> Value {
         let deadline = ContinuousClock.now + timeout
         // The bound: one wake at the deadline (the wait's limit, not a pause standing in for an event).

@@ -1,0 +1,266 @@
+import RelaunchBus
+package import RelaunchContract
+package import Systemd
+
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// A registered Relaunch app under systemd as a caller outside it reaches it: its unit through
+/// systemd, its `org.relaunch.App1`, and its permissions through permissiond, with event-driven
+/// waits for it to launch, stop and come back after a kill.
+///
+/// RelaunchTesting's `TestedApp` is the public face of it; `relaunchctl permission set --wait` uses it
+/// directly. Calls on one value are meant to be made one at a time.
+package struct AppLink: Sendable {
+    /// The app id (`checkin-demo`).
+    package let id: String
+    /// The unit permissiond kills and systemd relaunches (`checkin-demo.service`).
+    package let unit: String
+    /// Where the app serves `org.relaunch.App1`, or nil for an app that serves none.
+    package let busName: String?
+    /// How long a wait may take (launch, relaunch, stop) before it fails.
+    package var timeout: Duration
+    /// The permission profile a change is judged by (what it should do to the running app).
+    package var profile: KillPolicy
+
+    package let bus: SystemBus
+    package let watch: UnitWatch
+
+    /// Attaches to the registered app `id` and waits until its running instance has finished
+    /// launching (it is started when it is not running).
+    /// - Parameters:
+    ///   - id: The app id of its apps.d file.
+    ///   - appsFolders: Where registrations are read: `$RELAUNCH_APPS_D` (folders separated by `:`)
+    ///     when set, else the standard apps.d folders.
+    ///   - timeout: How long each wait may take.
+    /// - Throws: ``RelaunchTestingError/Code/unknownApp`` listing the registered apps; a failure to
+    ///   reach the bus, systemd or the app.
+    package static func attach(
+        _ id: String, appsFolders: [String]? = nil, timeout: Duration = .seconds(30)
+    ) async throws(RelaunchTestingError) -> AppLink {
+        let registry = AppRegistry.load(folders: appsFolders ?? Self.defaultFolders)
+        guard let registration = registry[id] else {
+            let known = registry.ids.isEmpty ? "none" : registry.ids.joined(separator: ", ")
+            throw RelaunchTestingError(.unknownApp, "no app \"\(id)\" is registered; registered: \(known)")
+        }
+        let bus = try SystemBus()
+        let daemonProfile = getenv("RELAUNCH_KILL_POLICY").flatMap { KillPolicy(rawValue: String(cString: $0)) }
+        let app = AppLink(
+            id: id, unit: registration.unit, busName: registration.busName, timeout: timeout,
+            profile: registration.killPolicy ?? daemonProfile ?? .ios, bus: bus,
+            watch: try await UnitWatch(bus: bus, unit: registration.unit, busName: registration.busName ?? id))
+        let now = try await app.watch.snapshot()
+        if !["active", "activating", "reloading"].contains(now.activeState) {
+            try await app.systemd("StartUnit", [.string(app.unit), .string("replace")])
+        }
+        _ = try await app.waitUntilLaunched(otherThan: nil, because: "attached")
+        return app
+    }
+
+    private init(
+        id: String, unit: String, busName: String?, timeout: Duration, profile: KillPolicy, bus: SystemBus, watch: UnitWatch
+    ) {
+        self.id = id
+        self.unit = unit
+        self.busName = busName
+        self.timeout = timeout
+        self.profile = profile
+        self.bus = bus
+        self.watch = watch
+    }
+
+    private static var defaultFolders: [String] {
+        if let raw = getenv("RELAUNCH_APPS_D").map({ String(cString: $0) }), !raw.isEmpty {
+            return raw.split(separator: ":").map(String.init)
+        }
+        return AppRegistry.defaultFolders
+    }
+
+    /// The app's state, typed.
+    package func state() async throws(RelaunchTestingError) -> AppState {
+        try AppState(json: string(from: await app1("State"), "State"), app: id)
+    }
+
+    // MARK: Permissions
+
+    /// Sets `permission` to `state` in permissiond; when that kills the running app, waits until
+    /// systemd has relaunched it and it has finished launching, and says how it came back.
+    package func setPermission(_ permission: Permission, to state: PermissionState) async throws(RelaunchTestingError) -> PermissionChange {
+        let previous = try await storeState(permission)
+        return try await change([permission: previous], to: state, because: "the \(permission) change to \(state)") {
+            () async throws(RelaunchTestingError) in
+            try await permissiond("Set", [.string(id), .string(permission.rawValue), .string(state.rawValue)])
+        }
+    }
+
+    /// Resets `permission` (every permission of the app when nil) to not-determined; waits for a
+    /// relaunch as ``setPermission(_:to:)``.
+    package func resetPermission(_ permission: Permission?) async throws(RelaunchTestingError) -> PermissionChange {
+        var previous: [Permission: PermissionState] = [:]
+        if let permission {
+            previous[permission] = try await storeState(permission)
+        } else {
+            previous = try await storeStates()
+        }
+        let what = permission.map { "the \($0) reset" } ?? "the reset of every permission"
+        return try await change(previous, to: .notDetermined, because: what) { () async throws(RelaunchTestingError) in
+            try await permissiond("Reset", [.string(id), .string(permission?.rawValue ?? "")])
+        }
+    }
+
+    /// What `profile` says changing each of `previous` to `state` does: kill if any kills, else
+    /// notified if any is seen in place, else nothing.
+    package static func expectedEffect(
+        _ previous: [Permission: PermissionState], to state: PermissionState, under profile: KillPolicy
+    ) -> TransitionEffect {
+        let effects = previous.map { permission, old in profile.effect(of: permission, from: old, to: state) }
+        if effects.contains(.kill) { return .kill }
+        return effects.contains(.notified) ? .notified : .nothing
+    }
+
+    /// `permission` as permissiond's store has it.
+    package func storeState(_ permission: Permission) async throws(RelaunchTestingError) -> PermissionState {
+        let text = try string(from: await permissiond("Get", [.string(id), .string(permission.rawValue)]), "Get")
+        guard let state = PermissionState(rawValue: text) else {
+            throw RelaunchTestingError(.unexpectedReply, "permissiond answered Get(\(id), \(permission)) with \"\(text)\"")
+        }
+        return state
+    }
+
+    // MARK: Waiting
+
+    private func change(
+        _ previous: [Permission: PermissionState], to state: PermissionState, because reason: String,
+        _ perform: () async throws(RelaunchTestingError) -> Void
+    ) async throws(RelaunchTestingError) -> PermissionChange {
+        let before = try await watch.snapshot()
+        let killBefore = try await lastKillTime()
+        try await perform()
+        // permissiond answers after the kill it decided (commit, kill, record, reply).
+        let killed = try await lastKillTime() != killBefore
+        var result = PermissionChange(
+            app: id, previous: previous, new: state, wasKilled: killed,
+            expected: Self.expectedEffect(previous, to: state, under: profile), relaunch: nil)
+        if killed {
+            result.relaunch = try await waitUntilLaunched(otherThan: before.invocationID, because: reason)
+        }
+        return result
+    }
+
+    /// Waits until the unit is active in an instance other than `oldInvocation` whose app says it
+    /// finished launching, then reads how it launched.
+    package func waitUntilLaunched(otherThan oldInvocation: String?, because reason: String) async throws(RelaunchTestingError) -> Relaunch {
+        let what = oldInvocation == nil ? "\(unit) to be active and \(id) to finish launching"
+            : "a new instance of \(unit) to finish launching"
+        let (invocation, snapshot) = try await watch.wait(for: "\(what) (\(reason))", timeout: timeout) {
+            () async throws(RelaunchTestingError) -> Probe<(String, UnitSnapshot)> in
+            let now = try await watch.snapshot()
+            if now.activeState == "failed" {
+                throw RelaunchTestingError(.appFailed, "\(id) did not come back after \(reason): \(unit) is \(now.summary) (see journalctl -u \(unit))")
+            }
+            guard let current = Readiness.runningInstance(activeState: now.activeState, invocationID: now.invocationID) else {
+                return .notYet("\(unit) \(now.summary)")
+            }
+            if let oldInvocation, current == oldInvocation {
+                return .notYet("\(unit) \(now.summary) in the instance that was to be killed (\(oldInvocation))")
+            }
+            guard let busName else { return .done((current, now)) }
+            let answer = await bus.attempt(
+                destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name, member: "Ready")
+            switch answer {
+            case .failure(let error) where error.isUnreachable:
+                return .notYet("\(unit) \(now.summary); \(busName) does not answer yet (\(error.message))")
+            case .failure(let error):
+                throw RelaunchTestingError.bus(error, talkingTo: id)
+            case .success(let values):
+                guard let ready = try? values.structure(at: 0), let finished = try? ready.bool(at: 0),
+                      let instance = try? ready.string(at: 1)
+                else { throw RelaunchTestingError(.unexpectedReply, "\(id)'s Ready() reply could not be read") }
+                switch Readiness.judge(finished: finished, answeredBy: instance, current: current) {
+                case .done(let invocation): return .done((invocation, now))
+                case .notYet(let why): return .notYet("\(id) (instance \(instance), the unit's is \(current)): \(why)")
+                }
+            }
+        }
+        let exitToReady: Duration? = oldInvocation != nil && snapshot.activeEnterUSec > snapshot.activeExitUSec
+            && snapshot.activeExitUSec > 0
+            ? .microseconds(Int64(snapshot.activeEnterUSec - snapshot.activeExitUSec)) : nil
+        guard busName != nil else {
+            return Relaunch(invocationID: invocation, outcome: .fresh, discardReason: nil, restoredVia: [:],
+                            exitToReady: exitToReady, state: nil)
+        }
+        let state = try await state()
+        return Relaunch(
+            invocationID: invocation, outcome: state.launch.outcome, discardReason: state.launch.discardReason,
+            restoredVia: state.restoredVia, exitToReady: exitToReady, state: state)
+    }
+
+    /// Waits until the unit has stopped (inactive or failed).
+    package func waitUntilStopped(because reason: String) async throws(RelaunchTestingError) {
+        try await watch.wait(for: "\(unit) to stop (\(reason))", timeout: timeout) {
+            () async throws(RelaunchTestingError) -> Probe<Void> in
+            let now = try await watch.snapshot()
+            return ["inactive", "failed"].contains(now.activeState) ? .done(()) : .notYet("\(unit) \(now.summary)")
+        }
+    }
+
+    // MARK: Calls
+
+    /// Calls `member` of the app's `org.relaunch.App1`.
+    @discardableResult
+    package func app1(_ member: String, _ arguments: [BusValue] = []) async throws(RelaunchTestingError) -> BusValues {
+        guard let busName else {
+            throw RelaunchTestingError(.unknownApp, "\(id) serves no org.relaunch.App1 (its registration has no BusName=), so it cannot be driven")
+        }
+        return try await bus.call(
+            id, destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
+            member: member, arguments)
+    }
+
+    @discardableResult
+    private func permissiond(_ member: String, _ arguments: [BusValue]) async throws(RelaunchTestingError) -> BusValues {
+        try await bus.call(
+            "permissiond", destination: PermissionsClient.busName, path: BusNames.Permissions.object,
+            interface: BusInterface.permissions1.name, member: member, arguments, timeout: .seconds(60))
+    }
+
+    /// Calls `member` of systemd's manager.
+    package func systemd(_ member: String, _ arguments: [BusValue]) async throws(RelaunchTestingError) {
+        try await bus.call(
+            "systemd", destination: SystemdManager.destination, path: SystemdManager.path,
+            interface: SystemdManager.managerInterface, member: member, arguments)
+    }
+
+    private func storeStates() async throws(RelaunchTestingError) -> [Permission: PermissionState] {
+        let values = try await permissiond("List", [.string(id)])
+        guard let states = try? values.stringDictionary(at: 0) else {
+            throw RelaunchTestingError(.unexpectedReply, "permissiond's List(\(id)) reply could not be read")
+        }
+        var result: [Permission: PermissionState] = [:]
+        for (name, text) in states {
+            guard let permission = Permission(rawValue: name), let state = PermissionState(rawValue: text) else { continue }
+            result[permission] = state
+        }
+        return result
+    }
+
+    /// When permissiond last killed the app (0 when never): a kill for a change moves it.
+    private func lastKillTime() async throws(RelaunchTestingError) -> UInt64 {
+        let values = try await permissiond("LastKill", [.string(id)])
+        do {
+            return try PermissionsClient.lastKill(from: values)?.realtimeMicroseconds ?? 0
+        } catch {
+            throw RelaunchTestingError(.unexpectedReply, "permissiond's LastKill(\(id)) reply could not be read: \(error.message)")
+        }
+    }
+
+    /// The string of a one-string reply to `member`.
+    package func string(from values: BusValues, _ member: String) throws(RelaunchTestingError) -> String {
+        do {
+            return try values.string(at: 0)
+        } catch {
+            throw RelaunchTestingError(.unexpectedReply, "\(id)'s \(member)() reply could not be read: \(error.message)")
+        }
+    }
+}
