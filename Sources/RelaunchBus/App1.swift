@@ -2,38 +2,9 @@ package import RelaunchContract
 package import Systemd
 
 // org.relaunch.App1, described once: the driver interface every Relaunch app serves at
-// /org/relaunch/App1 on its own bus name. Apps export it from this description; relaunchctl and the
-// scenario runner call it through `AppClient`. Adding a method means adding it here (description
-// and client) and answering it in the apps (the host library's handler).
-
-extension BusInterface {
-    /// `org.relaunch.App1`.
-    package static let app1 = BusInterface(
-        name: "org.relaunch.App1",
-        methods: [
-            Method("Ready", returns: [Argument("ready", "(bs)")]),
-            Method("State", returns: [Argument("json", "s")]),
-            Method("Screen", returns: [Argument("screen", "s")]),
-            Method("Elements", returns: [Argument("elements", "a(sss)")]),
-            Method("Tap", [Argument("element", "s")]),
-            Method("Type", [Argument("field", "s"), Argument("text", "s")]),
-            Method("Background"),
-            Method("Foreground"),
-            Method("Quit", [Argument("force", "b")]),
-            Method("TestHook", [Argument("name", "s")]),
-            // Scene-based apps (CONTRACT.md, Scenes): the windows, and input aimed at one of them.
-            Method("Scenes", returns: [Argument("scenes", "a(sss)")]),
-            Method("OpenScene", returns: [Argument("session", "s")]),
-            Method("CloseScene", [Argument("session", "s")]),
-            Method("SceneTap", [Argument("session", "s"), Argument("element", "s")]),
-            Method("SceneType", [Argument("session", "s"), Argument("field", "s"), Argument("text", "s")]),
-            Method("SceneScreen", [Argument("session", "s")], returns: [Argument("screen", "s")]),
-            Method("SceneElements", [Argument("session", "s")], returns: [Argument("elements", "a(sss)")]),
-        ])
-
-    /// Where every app serves `org.relaunch.App1`.
-    package static let app1ObjectPath = "/org/relaunch/App1"
-}
+// /org/relaunch/App1 on its own bus name. Its methods are the rows of `App1Method`; apps export the
+// description built from them, relaunchctl and the scenario runner call them through `AppClient`.
+// Adding a method means adding a row there, a client call here, and its answer in the host.
 
 /// An element's row on the bus (`Elements()`).
 extension AppElement {
@@ -83,74 +54,74 @@ package struct AppClient: Sendable {
 
     /// `Ready() -> (finished launching, $INVOCATION_ID)`.
     package func ready() throws(BusError) -> (finished: Bool, invocationID: String) {
-        let values = try call("Ready").structure(at: 0)
+        let values = try call(.ready).structure(at: 0)
         return (try values.bool(at: 0), try values.string(at: 1))
     }
 
     /// `State()`: the state JSON.
-    package func state() throws(BusError) -> String { try call("State").string(at: 0) }
+    package func state() throws(BusError) -> String { try call(.state).string(at: 0) }
 
     /// `Screen()`: the screen drawn as text.
-    package func screen() throws(BusError) -> String { try call("Screen").string(at: 0) }
+    package func screen() throws(BusError) -> String { try call(.screen).string(at: 0) }
 
     /// `Elements()`: what the current screen accepts.
     package func elements() throws(BusError) -> [AppElement] {
-        try AppElement.elements(from: call("Elements"))
+        try AppElement.elements(from: call(.elements))
     }
 
     /// `Tap(element)`.
-    package func tap(_ element: String) throws(BusError) { try call("Tap", [.string(element)]) }
+    package func tap(_ element: String) throws(BusError) { try call(.tap, [.string(element)]) }
 
     /// `Type(field, text)`.
-    package func type(field: String, text: String) throws(BusError) { try call("Type", [.string(field), .string(text)]) }
+    package func type(field: String, text: String) throws(BusError) { try call(.type, [.string(field), .string(text)]) }
 
     /// `Background()`.
-    package func background() throws(BusError) { try call("Background") }
+    package func background() throws(BusError) { try call(.background) }
 
     /// `Foreground()`.
-    package func foreground() throws(BusError) { try call("Foreground") }
+    package func foreground() throws(BusError) { try call(.foreground) }
 
     /// `Quit(force)`.
-    package func quit(force: Bool) throws(BusError) { try call("Quit", [.bool(force)]) }
+    package func quit(force: Bool) throws(BusError) { try call(.quit, [.bool(force)]) }
 
     /// `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1` only).
-    package func testHook(_ name: String) throws(BusError) { try call("TestHook", [.string(name)]) }
+    package func testHook(_ name: String) throws(BusError) { try call(.testHook, [.string(name)]) }
 
     /// `Scenes()`: the open windows of a scene-based app, in the order they were opened.
     package func scenes() throws(BusError) -> [AppScene] {
-        try AppScene.scenes(from: call("Scenes"))
+        try AppScene.scenes(from: call(.scenes))
     }
 
     /// `OpenScene()`: opens a window; returns its session's persistent identifier.
-    package func openScene() throws(BusError) -> String { try call("OpenScene").string(at: 0) }
+    package func openScene() throws(BusError) -> String { try call(.openScene).string(at: 0) }
 
     /// `CloseScene(session)`: closes that window; its saved state goes.
-    package func closeScene(_ session: String) throws(BusError) { try call("CloseScene", [.string(session)]) }
+    package func closeScene(_ session: String) throws(BusError) { try call(.closeScene, [.string(session)]) }
 
     /// `SceneTap(session, element)`.
     package func tap(_ element: String, inScene session: String) throws(BusError) {
-        try call("SceneTap", [.string(session), .string(element)])
+        try call(.sceneTap, [.string(session), .string(element)])
     }
 
     /// `SceneType(session, field, text)`.
     package func type(field: String, text: String, inScene session: String) throws(BusError) {
-        try call("SceneType", [.string(session), .string(field), .string(text)])
+        try call(.sceneType, [.string(session), .string(field), .string(text)])
     }
 
     /// `SceneScreen(session)`: that window drawn as text.
     package func screen(ofScene session: String) throws(BusError) -> String {
-        try call("SceneScreen", [.string(session)]).string(at: 0)
+        try call(.sceneScreen, [.string(session)]).string(at: 0)
     }
 
     /// `SceneElements(session)`: what that window accepts.
     package func elements(ofScene session: String) throws(BusError) -> [AppElement] {
-        try AppElement.elements(from: call("SceneElements", [.string(session)]))
+        try AppElement.elements(from: call(.sceneElements, [.string(session)]))
     }
 
     @discardableResult
-    private func call(_ member: String, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {
+    private func call(_ method: App1Method, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {
         try bus.call(
             destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
-            member: member, arguments: arguments, timeout: timeout)
+            member: method.member, arguments: arguments, timeout: timeout)
     }
 }

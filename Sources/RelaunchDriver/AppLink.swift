@@ -1,4 +1,4 @@
-import RelaunchBus
+package import RelaunchBus
 package import RelaunchContract
 package import Systemd
 
@@ -79,7 +79,7 @@ package struct AppLink: Sendable {
 
     /// The app's state, typed.
     package func state() async throws(RelaunchTestingError) -> AppState {
-        try AppState(json: string(from: await app1("State"), "State"), app: id)
+        try AppState(json: string(from: await app1(.state), App1Method.state.member), app: id)
     }
 
     // MARK: Permissions
@@ -167,7 +167,7 @@ package struct AppLink: Sendable {
             }
             guard let busName else { return .done((current, now)) }
             let answer = await bus.attempt(
-                destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name, member: "Ready")
+                destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name, member: App1Method.ready.member)
             switch answer {
             case .failure(let error) where error.isUnreachable:
                 return .notYet("\(unit) \(now.summary); \(busName) does not answer yet (\(error.message))")
@@ -207,15 +207,15 @@ package struct AppLink: Sendable {
 
     // MARK: Calls
 
-    /// Calls `member` of the app's `org.relaunch.App1`.
+    /// Calls `method` of the app's `org.relaunch.App1`.
     @discardableResult
-    package func app1(_ member: String, _ arguments: [BusValue] = []) async throws(RelaunchTestingError) -> BusValues {
+    package func app1(_ method: App1Method, _ arguments: [BusValue] = []) async throws(RelaunchTestingError) -> BusValues {
         guard let busName else {
             throw RelaunchTestingError(.unknownApp, "\(id) serves no org.relaunch.App1 (its registration has no BusName=), so it cannot be driven")
         }
         return try await bus.call(
             id, destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
-            member: member, arguments)
+            member: method.member, arguments)
     }
 
     @discardableResult

@@ -67,14 +67,11 @@ struct BusService<App: HostableApp>: Service {
                     }
                     return nil
                 }
-                let object = try connection.export(
-                    .app1, at: BusInterface.app1ObjectPath,
-                    handlers: [
-                        "Ready": answer, "TestHook": answer, "State": drive, "Screen": drive, "Elements": drive,
-                        "Tap": drive, "Type": drive, "Background": drive, "Foreground": drive, "Quit": drive,
-                        "Scenes": drive, "OpenScene": drive, "CloseScene": drive, "SceneTap": drive,
-                        "SceneType": drive, "SceneScreen": drive, "SceneElements": drive,
-                    ])
+                // Who may call each method is its row of the table: only driver methods ask polkit.
+                let handlers = Dictionary(uniqueKeysWithValues: App1Method.allCases.map { method in
+                    (method.member, method.access == .driver ? drive : answer)
+                })
+                let object = try connection.export(.app1, at: BusInterface.app1ObjectPath, handlers: handlers)
                 let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
                 do {
                     try connection.requestName(host.configuration.busName)

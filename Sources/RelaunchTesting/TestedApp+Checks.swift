@@ -31,7 +31,7 @@ extension TestedApp {
 
     /// Calls the app's `TestHook(name)` (root, `RELAUNCH_TEST_HOOKS=1`) and waits for its answer.
     package func testHook(_ name: String) async throws(RelaunchTestingError) {
-        try await link.app1("TestHook", [.string(name)])
+        try await link.app1(.testHook, [.string(name)])
     }
 
     /// Calls `TestHook(name)` for a hook that stops the app from answering (`hang`), and waits until
@@ -46,7 +46,7 @@ extension TestedApp {
         // The call never answers; its task ends when the connection's loop reports the peer gone.
         Task {
             await bus.attempt(destination: busName, path: BusInterface.app1ObjectPath, interface: BusInterface.app1.name,
-                              member: "TestHook", [.string(name)])
+                              member: App1Method.testHook.member, [.string(name)])
         }
         let relaunch = try await link.waitUntilLaunched(otherThan: before.invocationID, because: "the \(name) hook")
         return (relaunch, before.invocationID)

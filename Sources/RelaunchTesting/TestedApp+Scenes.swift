@@ -11,7 +11,7 @@ extension TestedApp {
     ///
     /// An app that is not scene-based refuses: the error's code is `RelaunchTestingError.Code.rejected`.
     public func scenes() async throws(RelaunchTestingError) -> [AppScene] {
-        let values = try await link.app1("Scenes")
+        let values = try await link.app1(.scenes)
         do {
             return try AppScene.scenes(from: values)
         } catch {
@@ -23,7 +23,7 @@ extension TestedApp {
     /// - Returns: Its session's persistent identifier.
     @discardableResult
     public func openScene() async throws(RelaunchTestingError) -> String {
-        let values = try await link.app1("OpenScene")
+        let values = try await link.app1(.openScene)
         do {
             return try values.string(at: 0)
         } catch {
@@ -33,22 +33,22 @@ extension TestedApp {
 
     /// Closes the window of `session`; its saved state goes with it.
     public func closeScene(_ session: String) async throws(RelaunchTestingError) {
-        try await link.app1("CloseScene", [.string(session)])
+        try await link.app1(.closeScene, [.string(session)])
     }
 
     /// Taps `element` in the window of `session` (an unknown session is refused, with the open ones listed).
     public func tap(_ element: String, inScene session: String) async throws(RelaunchTestingError) {
-        try await link.app1("SceneTap", [.string(session), .string(element)])
+        try await link.app1(.sceneTap, [.string(session), .string(element)])
     }
 
     /// Types `text` into `field` of the window of `session`.
     public func type(_ text: String, into field: String, inScene session: String) async throws(RelaunchTestingError) {
-        try await link.app1("SceneType", [.string(session), .string(field), .string(text)])
+        try await link.app1(.sceneType, [.string(session), .string(field), .string(text)])
     }
 
     /// The window of `session` drawn as text.
     public func screen(ofScene session: String) async throws(RelaunchTestingError) -> String {
-        let values = try await link.app1("SceneScreen", [.string(session)])
+        let values = try await link.app1(.sceneScreen, [.string(session)])
         do {
             return try values.string(at: 0)
         } catch {

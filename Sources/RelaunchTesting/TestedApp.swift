@@ -66,23 +66,23 @@ public struct TestedApp: Sendable {
     // MARK: Driving
 
     /// Taps `element` (a name from ``elements()``, e.g. `check-in` or `tab:venues`).
-    public func tap(_ element: String) async throws(RelaunchTestingError) { try await link.app1("Tap", [.string(element)]) }
+    public func tap(_ element: String) async throws(RelaunchTestingError) { try await link.app1(.tap, [.string(element)]) }
 
     /// Types `text` into `field` (e.g. `note`).
     public func type(_ text: String, into field: String) async throws(RelaunchTestingError) {
-        try await link.app1("Type", [.string(field), .string(text)])
+        try await link.app1(.type, [.string(field), .string(text)])
     }
 
     /// Sends the app to the background: it preserves its state, as UIKit does.
-    public func background() async throws(RelaunchTestingError) { try await link.app1("Background") }
+    public func background() async throws(RelaunchTestingError) { try await link.app1(.background) }
 
     /// Brings the app back to the foreground.
-    public func foreground() async throws(RelaunchTestingError) { try await link.app1("Foreground") }
+    public func foreground() async throws(RelaunchTestingError) { try await link.app1(.foreground) }
 
     /// Quits the app and waits until its unit has stopped. `force` is the user's force quit, which
     /// discards saved state (the next launch is fresh with reason `force-quit`).
     public func quit(force: Bool = false) async throws(RelaunchTestingError) {
-        try await link.app1("Quit", [.bool(force)])
+        try await link.app1(.quit, [.bool(force)])
         try await link.waitUntilStopped(because: force ? "a force quit" : "a quit")
     }
 
@@ -117,12 +117,12 @@ public struct TestedApp: Sendable {
 
     /// The current screen drawn as text, as `relaunchctl app screen` prints it.
     public func screen() async throws(RelaunchTestingError) -> String {
-        try link.string(from: await link.app1("Screen"), "Screen")
+        try link.string(from: await link.app1(.screen), App1Method.screen.member)
     }
 
     /// What the current screen accepts.
     public func elements() async throws(RelaunchTestingError) -> [AppElement] {
-        let values = try await link.app1("Elements")
+        let values = try await link.app1(.elements)
         do {
             return try AppElement.elements(from: values)
         } catch {

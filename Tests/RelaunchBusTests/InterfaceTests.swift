@@ -35,6 +35,42 @@ struct InterfaceTests {
         ])
     }
 
+    /// org.relaunch.App1 as the apps published it before its table (App1Method) existed, row by row in
+    /// introspection order: the table must build exactly this, or busctl and the sandbox checks notice.
+    static let app1AsPublished: [BusInterface.Method] = {
+        typealias M = BusInterface.Method
+        typealias A = BusInterface.Argument
+        return [
+            M("Ready", returns: [A("ready", "(bs)")]),
+            M("State", returns: [A("json", "s")]),
+            M("Screen", returns: [A("screen", "s")]),
+            M("Elements", returns: [A("elements", "a(sss)")]),
+            M("Tap", [A("element", "s")]),
+            M("Type", [A("field", "s"), A("text", "s")]),
+            M("Background"),
+            M("Foreground"),
+            M("Quit", [A("force", "b")]),
+            M("TestHook", [A("name", "s")]),
+            M("Scenes", returns: [A("scenes", "a(sss)")]),
+            M("OpenScene", returns: [A("session", "s")]),
+            M("CloseScene", [A("session", "s")]),
+            M("SceneTap", [A("session", "s"), A("element", "s")]),
+            M("SceneType", [A("session", "s"), A("field", "s"), A("text", "s")]),
+            M("SceneScreen", [A("session", "s")], returns: [A("screen", "s")]),
+            M("SceneElements", [A("session", "s")], returns: [A("elements", "a(sss)")]),
+        ]
+    }()
+
+    @Test("org.relaunch.App1 built from its table is what the apps published: names, argument names, signatures, order")
+    func app1Golden() {
+        #expect(BusInterface.app1.methods == Self.app1AsPublished)
+        #expect(BusInterface.app1.signals.isEmpty)
+        #expect(BusInterface.app1.errors.isEmpty)
+        for method in App1Method.allCases {
+            #expect(App1Method(member: method.member) == method, "\(method.member) reads back as its row")
+        }
+    }
+
     @Test("a scene is the (sss) Scenes() answers with, and reads back")
     func scene() throws {
         let scene = AppScene(session: "3F2A", title: "Shopping", activityType: "org.relaunch.notes.editing")

@@ -86,4 +86,43 @@ struct App1ServerTests {
             } throws: { ($0 as? BusError)?.name == BusError.accessDeniedName }
         }
     }
+
+    /// Who may call each method, as the apps enforced it before the table: written out here, not
+    /// read from `App1Method.access`, so a wrong row fails.
+    static let accessAsEnforced: [String: App1Method.Access] = [
+        "Ready": .anyone, "TestHook": .root,
+        "State": .driver, "Screen": .driver, "Elements": .driver, "Tap": .driver, "Type": .driver,
+        "Background": .driver, "Foreground": .driver, "Quit": .driver,
+        "Scenes": .driver, "OpenScene": .driver, "CloseScene": .driver, "SceneTap": .driver,
+        "SceneType": .driver, "SceneScreen": .driver, "SceneElements": .driver,
+    ]
+
+    @Test("the dispatch's one access check refuses exactly whom each method's rule refuses", arguments: App1Method.allCases)
+    func accessRule(method: App1Method) throws {
+        let rule = try #require(Self.accessAsEnforced[method.member], "\(method.member) has a written-down rule")
+        for (uid, authorized) in [(UInt32?(0), false), (0, true), (1000, false), (1000, true), (nil, false), (nil, true)] {
+            let call = Self.call(method.member, uid: uid)
+            let refusal = App1Server<SceneTestApp>.refusal(of: method, call, authorized: authorized)
+            let admitted = switch rule {
+            case .anyone: true
+            case .driver: uid == 0 || authorized
+            case .root: uid == 0
+            }
+            #expect((refusal == nil) == admitted, "\(method.member) from uid \(uid.map(String.init) ?? "unknown"), polkit \(authorized)")
+            if let refusal {
+                #expect(refusal.name == BusError.accessDeniedName)
+                #expect(refusal.message.contains(rule == .root ? "may only be called by root" : AppDriveAuthorizer.action))
+            }
+        }
+    }
+
+    @Test("a member the table lacks is UnknownMethod, naming it")
+    func unknownMember() throws {
+        try AppDataTests.inTemporaryDirectory { (directory) throws in
+            let server = Self.server(in: directory, memory: InMemoryLogHandler())
+            #expect {
+                _ = try server.handle(Self.call("Fly", uid: 0))
+            } throws: { ($0 as? BusError)?.name == BusError.unknownMethodName && ($0 as? BusError)?.message.contains("Fly") == true }
+        }
+    }
 }
