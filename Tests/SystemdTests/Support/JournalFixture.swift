@@ -47,8 +47,12 @@ enum JournalFixture {
             while [ ! -S /run/systemd/journal/socket ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
             printf 'MESSAGE=first entry\\nMESSAGE_ID=0c3ece682843457296ab0da296a09171\\nSYSLOG_IDENTIFIER=relaunch-test\\nLAUNCH_OUTCOME=restored\\nPRIORITY=5\\n' >"$D/e1"
             logger --journald="$D/e1"
+            journalctl --sync
             printf 'MESSAGE=second entry\\nMESSAGE_ID=7cff30b26abb44549eb0f7570b7c2ef9\\nSYSLOG_IDENTIFIER=relaunch-test\\nLIFECYCLE=background\\n' >"$D/e2"
             logger --journald="$D/e2"
+            # The stream socket is not ordered with the datagram one: under load journald took the
+            # third line first. --sync returns once everything sent before it is written.
+            journalctl --sync
             echo "third from stdout" | systemd-cat -t relaunch-other
             sleep 0.2
             journalctl --sync
