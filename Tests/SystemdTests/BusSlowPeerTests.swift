@@ -73,15 +73,16 @@ struct BusSlowPeerTests {
                 defer { ended.withLock { $0 = true } }
                 return try await call("Hang")
             }
-            try await waitForHanging(hanging.withLock { $0.count } + 1)
-            return HungCall(task: task, ended: ended)
-        }
-
-        /// Waits until the server holds `count` unanswered `Hang` calls.
-        func waitForHanging(_ count: Int) async throws {
-            try await waitUntil("the server holding \(count) Hang call(s) (it holds \(hanging.withLock { $0.count }))") {
-                hanging.withLock { $0.count } == count
+            let count = hanging.withLock { $0.count } + 1
+            // A call that came back instead of hanging (refused, no such name) says why at once,
+            // rather than as a wait that timed out.
+            try await waitUntil("the server holding \(count) Hang call(s)") {
+                hanging.withLock { $0.count } == count || ended.withLock { $0 }
             }
+            if ended.withLock({ $0 }) {
+                Issue.record("the Hang call came back instead of hanging: \(String(describing: await task.result))")
+            }
+            return HungCall(task: task, ended: ended)
         }
     }
 
