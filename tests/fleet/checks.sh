@@ -61,6 +61,33 @@ wait_unit_active() {
     return 1
 }
 
+# check_from_package NAME UNIT-OR-FILE...: in NAME, each unit's file (systemd's FragmentPath) and each
+# file is one of the relaunch-fleet package's (dpkg -S), and no unit has a drop-in: the fleet's pieces
+# are the package's, none copied by hand under /usr/local or /etc.
+check_from_package() {
+    local name=$1 out
+    shift
+    out=$(ct_exec "$name" sh -c '
+        for item in "$@"; do
+            case "$item" in
+                /*) path=$item dropins="" ;;
+                *) path=$(systemctl show -P FragmentPath "$item") dropins=$(systemctl show -P DropInPaths "$item") ;;
+            esac
+            # dpkg knows the path the package ships (/lib or /usr/lib: merged /usr makes them one).
+            owner=""
+            [ -z "$path" ] || owner=$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null)
+            owner=${owner%%:*}
+            [ "$owner" = relaunch-fleet ] && [ -z "$dropins" ] ||
+                echo "$item: ${path:-no unit file}, ${owner:-in no package}${dropins:+, drop-ins $dropins}"
+        done' sh "$@" 2>&1)
+    if [[ -z "$out" ]]; then
+        pass "$name: the fleet's pieces are the relaunch-fleet package's (dpkg -S), no drop-in: $*"
+    else
+        fail "$name: fleet pieces that are not the relaunch-fleet package's:"
+        sed 's/^/    | /' <<<"$out"
+    fi
+}
+
 # snapshots WHEN: every container's file list, at once, into $logs/files.WHEN-NAME. (Not a bare
 # `wait`: that would wait for the containers too.)
 snapshots() {
@@ -107,6 +134,13 @@ run_checks() {
         wait_unit_active "$name" systemd-journal-upload.service 30 || return
     done
     wait_in_sync "after install" 90 || return
+    check_from_package "$receiver" relaunch-fleet-proxy.service relaunch-fleet-vacuum.path relaunch-fleet-vacuum.service \
+        "relaunch-fleet-remote@${hosts[0]}.socket" "relaunch-fleet-remote@${hosts[0]}.service" \
+        "relaunch-fleet-pin@${hosts[0]}.path" "relaunch-fleet-pin@${hosts[0]}.service" \
+        /usr/lib/relaunch/fleet-pin /usr/lib/relaunch/fleet-vacuum /usr/lib/relaunch/fleet/nginx.conf
+    for name in "${hosts[@]}"; do
+        check_from_package "$name" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
+    done
     check_pins
     check_refused_peers
 
