@@ -108,6 +108,28 @@ check_fleet_upgrade() {
     fi
 }
 
+# check_fleet_remove NAME UNIT...: apt-get remove relaunch-fleet in NAME stops every fleet unit and
+# keeps the configuration; installing it again starts the role's UNITs (still enabled) again.
+check_fleet_remove() {
+    local name=$1 log=$logs/fleet-remove-$1.log running kept states unit
+    shift
+    ct_exec "$name" env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q relaunch-fleet >"$log" 2>&1 ||
+        { fail "$name: apt-get remove relaunch-fleet failed ($log)"; return; }
+    running=$(ct_exec "$name" systemctl list-units --plain --no-legend --state=active 'relaunch-fleet-*' | awk '{ print $1 }' | tr '\n' ' ')
+    kept=$(ct_exec "$name" ls /etc/relaunch/fleet | tr '\n' ' ')
+    ct_exec "$name" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$0"/relaunch-fleet_*_all.deb' \
+        "$repo/.build/debs" >>"$log" 2>&1 || { fail "$name: installing relaunch-fleet again failed ($log)"; return; }
+    states=""
+    for unit in "$@"; do
+        states+=" $unit $(ct_exec "$name" systemctl is-enabled "$unit") $(ct_exec "$name" systemctl is-active "$unit");"
+    done
+    if [[ -z "$running" && " $kept " == *" key.pem uploader.env "* && "$(grep -o ' enabled active;' <<<"$states" | grep -c .)" -eq $# ]]; then
+        pass "$name: apt-get remove relaunch-fleet stops every fleet unit and keeps /etc/relaunch/fleet ($kept); an install again starts the role:${states%;}"
+    else
+        fail "$name: remove, then install of relaunch-fleet: running after the remove: ${running:-none}; kept: ${kept:-nothing}; after the install:${states%;}"
+    fi
+}
+
 # snapshots WHEN: every container's file list, at once, into $logs/files.WHEN-NAME. (Not a bare
 # `wait`: that would wait for the containers too.)
 snapshots() {
@@ -164,6 +186,7 @@ run_checks() {
     check_fleet_upgrade "$receiver" relaunch-fleet-proxy.service relaunch-fleet-vacuum.path \
         "relaunch-fleet-remote@${hosts[0]}.socket" "relaunch-fleet-pin@${hosts[0]}.path"
     check_fleet_upgrade "${hosts[0]}" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
+    check_fleet_remove "${hosts[1]}" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
     check_pins
     check_refused_peers
 
