@@ -164,13 +164,14 @@ FILES
 fleet_legacy_enrolled=()
 fleet_forget_legacy() {
     local purge=$1 kind name path
-    local -a units=() packages=() instances=()
+    local -a units=() packages=() instances=() dirs=()
     [[ -f "$fleet_legacy_record" ]] || return 0
     echo "==> removing the fleet's pieces an install of before placed by hand ($fleet_legacy_record)"
     while read -r kind name; do
         case "$kind" in
             enabled) units+=("$name") ;;
             package) dpkg-query -W -f='${Status}' "$name" 2>/dev/null | grep -q 'ok installed' && packages+=("$name") ;;
+            dir) [[ "$name" == /* && "$name" != */../* && "$name" != "$fleet_dir" ]] && dirs+=("$name") ;;
         esac
     done <"$fleet_legacy_record"
     mapfile -t instances < <(find /etc/systemd/system -mindepth 2 -maxdepth 2 -name 'relaunch-fleet-*@*' -printf '%f\n' | LC_ALL=C sort -u)
@@ -178,9 +179,10 @@ fleet_forget_legacy() {
         [[ $name != relaunch-fleet-remote@*.socket ]] || { name=${name#relaunch-fleet-remote@}; fleet_legacy_enrolled+=("${name%.socket}"); }
     done
     [[ $((${#units[@]} + ${#instances[@]})) -eq 0 ]] || systemctl disable --now "${units[@]}" "${instances[@]}" >/dev/null 2>&1 || true
+    # And whatever else of them runs: a host's pin (RemainAfterExit=) or journal-remote, started by
+    # the units just disabled; the package's units start afresh.
+    systemctl stop 'relaunch-fleet-*' >/dev/null 2>&1 || true
     while read -r path; do rm -f "$path"; done < <(fleet_legacy_files)
-    rmdir --ignore-fail-on-non-empty /usr/local/lib/relaunch/fleet /etc/systemd/system/systemd-journal-upload.service.d \
-        /etc/systemd/journal-upload.conf.d /etc/systemd/system/systemd-journal-remote.service.d /etc/systemd/journal-remote.conf.d 2>/dev/null || true
     if [[ " ${units[*]} " == *" systemd-journal-upload.service "* && -d /var/lib/private/systemd/journal-upload ]]; then
         if [[ $purge -eq 0 && ! -e /var/lib/private/relaunch-fleet-upload ]]; then
             mv /var/lib/private/systemd/journal-upload /var/lib/private/relaunch-fleet-upload
@@ -198,6 +200,9 @@ fleet_forget_legacy() {
     fi
     [[ ${#packages[@]} -eq 0 ]] || apt-mark auto "${packages[@]}" >/dev/null
     rm -f "$fleet_legacy_record"
-    rmdir --ignore-fail-on-non-empty /usr/local/lib/relaunch 2>/dev/null || true
+    # The folders it made (its record's "dir" lines), deepest first, when they are empty now.
+    while read -r path; do
+        [[ ! -d "$path" ]] || rmdir --ignore-fail-on-non-empty "$path"
+    done < <(printf '%s\n' "${dirs[@]}" | LC_ALL=C sort -r)
     systemctl daemon-reload
 }
