@@ -61,6 +61,75 @@ wait_unit_active() {
     return 1
 }
 
+# check_from_package NAME UNIT-OR-FILE...: in NAME, each unit's file (systemd's FragmentPath) and each
+# file is one of the relaunch-fleet package's (dpkg -S), and no unit has a drop-in: the fleet's pieces
+# are the package's, none copied by hand under /usr/local or /etc.
+check_from_package() {
+    local name=$1 out
+    shift
+    out=$(ct_exec "$name" sh -c '
+        for item in "$@"; do
+            case "$item" in
+                /*) path=$item dropins="" ;;
+                *) path=$(systemctl show -P FragmentPath "$item") dropins=$(systemctl show -P DropInPaths "$item") ;;
+            esac
+            # dpkg knows the path the package ships (/lib or /usr/lib: merged /usr makes them one).
+            owner=""
+            [ -z "$path" ] || owner=$(dpkg -S "$path" 2>/dev/null || dpkg -S "/usr$path" 2>/dev/null || dpkg -S "${path#/usr}" 2>/dev/null)
+            owner=${owner%%:*}
+            [ "$owner" = relaunch-fleet ] && [ -z "$dropins" ] ||
+                echo "$item: ${path:-no unit file}, ${owner:-in no package}${dropins:+, drop-ins $dropins}"
+        done' sh "$@" 2>&1)
+    if [[ -z "$out" ]]; then
+        pass "$name: the fleet's pieces are the relaunch-fleet package's (dpkg -S), no drop-in: $*"
+    else
+        fail "$name: fleet pieces that are not the relaunch-fleet package's:"
+        sed 's/^/    | /' <<<"$out"
+    fi
+}
+
+# check_fleet_upgrade NAME UNIT...: apt-get upgrades relaunch-fleet in NAME to the later version
+# make_fleet_upgrade made; its role's UNITs stay enabled and active (the upgrade keeps the role).
+check_fleet_upgrade() {
+    local name=$1 log=$logs/fleet-upgrade-$1.log before after states unit
+    shift
+    before=$(ct_exec "$name" dpkg-query -W -f='${Version}' relaunch-fleet)
+    ct_exec "$name" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$0"/relaunch-fleet_*_all.deb' \
+        "$repo/.build/debs-fleet-upgrade" >"$log" 2>&1 || { fail "$name: upgrade of relaunch-fleet: apt-get install failed ($log)"; return; }
+    after=$(ct_exec "$name" dpkg-query -W -f='${Version}' relaunch-fleet)
+    states=""
+    for unit in "$@"; do
+        states+=" $unit $(ct_exec "$name" systemctl is-enabled "$unit") $(ct_exec "$name" systemctl is-active "$unit");"
+    done
+    if [[ "$after" == "$before+fleetup1" && "$(grep -o ' enabled active;' <<<"$states" | grep -c .)" -eq $# ]]; then
+        pass "$name: upgrade of relaunch-fleet ($before -> $after) keeps the role: each unit enabled and active (${states# })"
+    else
+        fail "$name: upgrade of relaunch-fleet ($before -> $after) changed the role:${states%;}"
+    fi
+}
+
+# check_fleet_remove NAME UNIT...: apt-get remove relaunch-fleet in NAME stops every fleet unit and
+# keeps the configuration; installing it again starts the role's UNITs (still enabled) again.
+check_fleet_remove() {
+    local name=$1 log=$logs/fleet-remove-$1.log running kept states unit
+    shift
+    ct_exec "$name" env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q relaunch-fleet >"$log" 2>&1 ||
+        { fail "$name: apt-get remove relaunch-fleet failed ($log)"; return; }
+    running=$(ct_exec "$name" systemctl list-units --plain --no-legend --state=active 'relaunch-fleet-*' | awk '{ print $1 }' | tr '\n' ' ')
+    kept=$(ct_exec "$name" ls /etc/relaunch/fleet | tr '\n' ' ')
+    ct_exec "$name" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$0"/relaunch-fleet_*_all.deb' \
+        "$repo/.build/debs" >>"$log" 2>&1 || { fail "$name: installing relaunch-fleet again failed ($log)"; return; }
+    states=""
+    for unit in "$@"; do
+        states+=" $unit $(ct_exec "$name" systemctl is-enabled "$unit") $(ct_exec "$name" systemctl is-active "$unit");"
+    done
+    if [[ -z "$running" && " $kept " == *" key.pem uploader.env "* && "$(grep -o ' enabled active;' <<<"$states" | grep -c .)" -eq $# ]]; then
+        pass "$name: apt-get remove relaunch-fleet stops every fleet unit and keeps /etc/relaunch/fleet ($kept); an install again starts the role:${states%;}"
+    else
+        fail "$name: remove, then install of relaunch-fleet: running after the remove: ${running:-none}; kept: ${kept:-nothing}; after the install:${states%;}"
+    fi
+}
+
 # snapshots WHEN: every container's file list, at once, into $logs/files.WHEN-NAME. (Not a bare
 # `wait`: that would wait for the containers too.)
 snapshots() {
@@ -74,7 +143,7 @@ snapshots() {
 }
 
 run_checks() {
-    local name status t0 i
+    local name status t0 i left
     for name in "${all[@]}"; do
         machine_id[$name]=$(ct_exec "$name" cat /etc/machine-id)
     done
@@ -104,9 +173,20 @@ run_checks() {
         return
     echo "    (the hosts' installs took $((SECONDS - t0)) s)"
     for name in "${hosts[@]}"; do
-        wait_unit_active "$name" systemd-journal-upload.service 30 || return
+        wait_unit_active "$name" relaunch-fleet-upload.service 30 || return
     done
     wait_in_sync "after install" 90 || return
+    check_from_package "$receiver" relaunch-fleet-proxy.service relaunch-fleet-vacuum.path relaunch-fleet-vacuum.service \
+        "relaunch-fleet-remote@${hosts[0]}.socket" "relaunch-fleet-remote@${hosts[0]}.service" \
+        "relaunch-fleet-pin@${hosts[0]}.path" "relaunch-fleet-pin@${hosts[0]}.service" \
+        /usr/lib/relaunch/fleet-pin /usr/lib/relaunch/fleet-vacuum /usr/lib/relaunch/fleet/nginx.conf
+    for name in "${hosts[@]}"; do
+        check_from_package "$name" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
+    done
+    check_fleet_upgrade "$receiver" relaunch-fleet-proxy.service relaunch-fleet-vacuum.path \
+        "relaunch-fleet-remote@${hosts[0]}.socket" "relaunch-fleet-pin@${hosts[0]}.path"
+    check_fleet_upgrade "${hosts[0]}" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
+    check_fleet_remove "${hosts[1]}" relaunch-fleet-upload.service relaunch-fleet-upload@relaunch-permissiond.service
     check_pins
     check_refused_peers
 
@@ -139,12 +219,12 @@ run_checks() {
             fail "$name: uninstall --purge: the file list differs ($logs/files-$name.diff; + left behind, - removed):"
             grep -E '^[+-][^+-]' "$logs/files-$name.diff" | head -n 10 | sed 's/^/    | /'
         fi
-        if ct_exec "$name" dpkg-query -W -f='${Status}' systemd-journal-remote nginx 2>/dev/null | grep -q 'ok installed' ||
-            ct_exec "$name" getent passwd systemd-journal-remote >/dev/null ||
-            ct_exec "$name" pgrep -f 'systemd-journal-(remote|upload)|nginx' >/dev/null; then
-            fail "$name: uninstall left systemd-journal-remote's or nginx's package, a user or a process"
+        left=$(ct_exec "$name" dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' relaunch-fleet systemd-journal-remote \
+            libmicrohttpd12 nginx nginx-common 2>/dev/null | awk '$1 != "un" { print $2 }' | tr '\n' ' ')
+        if [[ -n "$left" ]] || ct_exec "$name" pgrep -f 'systemd-journal-(remote|upload)|nginx' >/dev/null; then
+            fail "$name: uninstall left packages (${left:-none}) or a process of the fleet"
         else
-            pass "$name: uninstall purged systemd-journal-remote and nginx (installed by scripts/install), their user, no process left"
+            pass "$name: uninstall purged relaunch-fleet and what it alone needed (systemd-journal-remote$([[ $name == "$receiver" ]] && echo ', nginx')), no fleet process left"
         fi
     done
 }
@@ -157,7 +237,7 @@ uploads_idle() {
     ct_exec "$1" sh -c '
         busy=0
         machine=$(cat /etc/machine-id)
-        for state in /var/lib/private/systemd/journal-upload/state /var/lib/private/relaunch-fleet-upload-*/state; do
+        for state in /var/lib/private/relaunch-fleet-upload/state /var/lib/private/relaunch-fleet-upload-*/state; do
             [ -f "$state" ] || continue
             case "$state" in
                 */relaunch-fleet-upload-*)
@@ -188,19 +268,19 @@ outage_round() {
     ct_exec "$receiver" systemctl stop relaunch-fleet-proxy.service ||
         { fail "outage: systemctl stop relaunch-fleet-proxy.service on $receiver"; return; }
     for name in "${hosts[@]}"; do
-        restarts_before[$name]=$(ct_exec "$name" systemctl show -P NRestarts systemd-journal-upload.service)
+        restarts_before[$name]=$(ct_exec "$name" systemctl show -P NRestarts relaunch-fleet-upload.service)
     done
     toggle_round toggle-2-receiver-down || return
     # Each uploader tried, failed and was restarted by systemd at least once (60 s).
     for name in "${hosts[@]}"; do
         deadline=$((SECONDS + 60))
         while :; do
-            restarts=$(ct_exec "$name" systemctl show -P NRestarts systemd-journal-upload.service)
+            restarts=$(ct_exec "$name" systemctl show -P NRestarts relaunch-fleet-upload.service)
             [[ $restarts -gt ${restarts_before[$name]} ]] && break
             [[ $SECONDS -lt $deadline ]] || break
             sleep 0.2
         done
-        state=$(ct_exec "$name" systemctl is-active systemd-journal-upload.service)
+        state=$(ct_exec "$name" systemctl is-active relaunch-fleet-upload.service)
         if [[ $restarts -gt ${restarts_before[$name]} ]]; then
             summary+=" $name: restarted ${restarts_before[$name]} -> $restarts times, now $state;"
         else
@@ -216,8 +296,8 @@ outage_round() {
         r=$(receiver_entries "$name" | grep -c .)
         summary+=" $name $r of $h;"
         [[ $r -lt $h ]] || { fail "outage: the receiver holds all $h entries of $name although it was down for the round"; lacking=0; }
-        cursor=$(ct_exec "$name" sed -n 's/^LAST_CURSOR=//p' /var/lib/private/systemd/journal-upload/state 2>/dev/null)
-        [[ -n "$cursor" ]] || { fail "outage: $name has no saved cursor in /var/lib/private/systemd/journal-upload/state"; cursors=0; }
+        cursor=$(ct_exec "$name" sed -n 's/^LAST_CURSOR=//p' /var/lib/private/relaunch-fleet-upload/state 2>/dev/null)
+        [[ -n "$cursor" ]] || { fail "outage: $name has no saved cursor in /var/lib/private/relaunch-fleet-upload/state"; cursors=0; }
     done
     [[ $lacking -eq 0 || $cursors -eq 0 ]] ||
         pass "outage: the receiver lacks the round's entries (receiver of host:${summary%;}); every host has a saved cursor"

@@ -56,6 +56,23 @@ layer_inner() {
     return $status
 }
 
+# make_fleet_upgrade DEBS OUT: relaunch-fleet of DEBS again as a later version (VERSION+fleetup1,
+# the same files and scripts) in OUT, for the upgrade check.
+make_fleet_upgrade() {
+    local deb dir=$2/tree version
+    deb=$(ls "$1"/relaunch-fleet_*_all.deb 2>/dev/null | head -n 1)
+    rm -rf "$2"
+    mkdir -p "$2"
+    [[ -n "$deb" ]] || { echo "no relaunch-fleet_*_all.deb in $1" >"$logs/fleet-upgrade.log"; return 1; }
+    version=$(dpkg-deb -f "$deb" Version)+fleetup1
+    {
+        dpkg-deb -R "$deb" "$dir" &&
+            sed -i "s/^Version: .*/Version: $version/" "$dir/DEBIAN/control" &&
+            dpkg-deb -Zgzip -b "$dir" "$2/relaunch-fleet_${version}_all.deb"
+    } >"$logs/fleet-upgrade.log" 2>&1 || return 1
+    rm -rf "$dir"
+}
+
 # --- Helpers in the containers ------------------------------------------------------------------------------
 # in_all LABEL CMD...: CMD in every container named by $targets at once, each logged to
 # $logs/LABEL-NAME.log; records PASS or FAIL per container.
@@ -134,8 +151,8 @@ wait_in_sync() {
         if [[ $SECONDS -ge $deadline ]]; then
             fail "$label: after $2 s the receiver still lacks entries:${summary%;}"
             # What the first host's uploaders said: one per journal namespace, and the default one's.
-            ct_exec "${hosts[0]}" sh -c "systemctl --no-pager --lines=0 status 'relaunch-fleet-upload@*' systemd-journal-upload.service;
-                journalctl --no-pager -q -n 30 -u 'relaunch-fleet-upload@*' -u systemd-journal-upload.service" 2>&1 |
+            ct_exec "${hosts[0]}" sh -c "systemctl --no-pager --lines=0 status 'relaunch-fleet-upload@*' relaunch-fleet-upload.service;
+                journalctl --no-pager -q -n 30 -u 'relaunch-fleet-upload@*' -u relaunch-fleet-upload.service" 2>&1 |
                 tail -n 60 | sed 's/^/    | /'
             return 1
         fi
