@@ -1,6 +1,6 @@
 // A scenario file (scenarios/*.scenario) as `relaunchctl scenario run` parses it before running.
 // fuzz-build: ScenarioKit
-// fuzz-link: ScenarioKit RelaunchctlCore RelaunchTesting RelaunchBus RelaunchContract Systemd CSDBus Logging
+// fuzz-link: ScenarioKit RelaunchctlCore RelaunchDriver RelaunchBus RelaunchContract Systemd CSDBus Logging
 // fuzz-flags: -Xcc -fmodule-map-file=$BUILD/CSDBus.build/module.modulemap -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap
 // fuzz-libs: -lsystemd
 import ScenarioKit
