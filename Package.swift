@@ -71,6 +71,9 @@ let package = Package(
         ),
         .target(name: "RestorationKit"),
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
+        // What every test target shares (commands as another user, temporary folders, bounded waits,
+        // journal matching); not a product: STYLE 18.
+        .target(name: "RelaunchTestSupport", dependencies: ["Systemd"]),
         .target(name: "RelaunchTesting", dependencies: ["RelaunchDriver", "RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         // relaunchctl's core: CLIError and its exit codes, the bus clients, which app a command drives
@@ -211,7 +214,13 @@ let package = Package(
         ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
         // runs them inside it; elsewhere they are disabled.
-        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "RelaunchDriver", "Systemd"]),
+        .testTarget(name: "AppBehaviourTests", dependencies: ["RelaunchTesting", "RelaunchDriver", "RelaunchTestSupport", "Systemd"]),
+        // The end-to-end checks of permissiond, the units and the apps, run inside a sandbox by
+        // tests/sandbox/run (RELAUNCH_SANDBOX_CHECKS=1); elsewhere the suites are disabled.
+        .testTarget(
+            name: "SandboxCheckTests",
+            dependencies: ["RelaunchTesting", "RelaunchDriver", "RelaunchTestSupport", "RelaunchContract", "Systemd"]
+        ),
         .testTarget(
             name: "RelaunchTestingTests",
             dependencies: ["RelaunchTesting", "RelaunchDriver", "CheckIn", "RelaunchApp", "RelaunchContract", "RestorationKit"]

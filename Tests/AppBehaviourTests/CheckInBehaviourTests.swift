@@ -1,5 +1,6 @@
 import Foundation
 import RelaunchDriver
+import RelaunchTestSupport
 @testable import RelaunchTesting
 import Systemd
 import Testing
