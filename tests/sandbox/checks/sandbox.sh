@@ -1,10 +1,6 @@
-# The sandbox itself: scripts/sandbox's contract, journald and the system bus inside, the units'
-# supervision. Works with the C stand-ins and with the real programs.
-
-check_units_active() {
-    assert_eq active "$(in_sandbox systemctl is-active permissiond.service)" permissiond
-    assert_eq active "$(in_sandbox systemctl is-active checkin-demo.service)" checkin-demo
-}
+# The sandbox itself, seen from outside: scripts/sandbox's contract (up, status, exec, paths, a second
+# sandbox beside this one). What it runs, seen from inside (the units, journald, the bus, the catalog,
+# exposure), is Tests/SandboxCheckTests/SandboxSystemChecks.swift. Works with the C stand-ins too.
 
 check_up_is_idempotent() {
     local before after
@@ -46,75 +42,6 @@ check_private_tmp_run_and_machine_id() {
     in_sandbox test -e "/tmp/$token" || fail "the sandbox's /tmp lost a file"
     [[ "$(in_sandbox cat /etc/machine-id)" != "$(cat /etc/machine-id 2>/dev/null)" ]] ||
         fail "the sandbox shares the host's machine-id"
-}
-
-check_journal_round_trip() {
-    local token=relaunch-journal-$$
-    echo "$token" | in_sandbox systemd-cat -t relaunch-check
-    wait_until 60 sh -c "'$SANDBOX' exec -- journalctl -t relaunch-check -o cat --no-pager | grep -qx '$token'"
-    # systemd's own entries about our units land in the journal too (the default log target).
-    assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "Started checkin-demo.service"
-}
-
-check_system_bus_names() {
-    local names
-    names=$(in_sandbox busctl list --no-pager --acquired)
-    assert_contains "$names" "org.freedesktop.systemd1"
-    assert_contains "$names" "org.relaunch.Permissions1"
-    # The app takes its name only once it has restored and said READY=1.
-    wait_until 60 sh -c "'$SANDBOX' exec -- busctl list --acquired --no-pager | grep -q org.relaunch.CheckInDemo1"
-}
-
-check_catalog_has_every_contract_id() {
-    local catalog id ids
-    catalog=$(in_sandbox journalctl --list-catalog --no-pager)
-    # Every id Relaunch itself writes (enum MessageID, up to the systemd ids that follow it): a new
-    # id without a catalog entry fails here.
-    ids=$(sed -En '/^(public|package) enum MessageID/,/^}/p' "$REPO/Sources/RelaunchContract/MessageID.swift" |
-        grep -oE '"[0-9a-f]{32}"' | tr -d '"')
-    [[ $(wc -w <<<"$ids") -ge 8 ]] || fail "found only $(wc -w <<<"$ids") MESSAGE_IDs in MessageID.swift"
-    for id in $ids; do
-        assert_contains "$catalog" "$id" "journalctl --list-catalog"
-    done
-}
-
-check_units_verify_clean() {
-    local out
-    out=$(in_sandbox systemd-analyze verify "$REPO/systemd/checkin-demo.service" "$REPO/systemd/permissiond.service" 2>&1) ||
-        fail "systemd-analyze verify failed: $out"
-    assert_eq "" "$out" "systemd-analyze verify output"
-}
-
-check_security_exposure() {
-    local unit score limit
-    for unit in checkin-demo:0.5 permissiond:1.0; do
-        limit=${unit#*:}
-        unit=${unit%%:*}.service
-        score=$(in_sandbox systemd-analyze security --no-pager "$unit" | sed -n 's/.*Overall exposure level for .*: \([0-9.]*\).*/\1/p')
-        [[ -n "$score" ]] || fail "systemd-analyze security printed no score for $unit"
-        note "systemd-analyze security $unit: $score (limit $limit)"
-        awk -v s="$score" -v l="$limit" 'BEGIN { exit !(s <= l) }' || fail "$unit exposure $score is above $limit"
-    done
-}
-
-check_kill_relaunches_the_app() {
-    local restarts pid
-    wait_until 60 unit_is_active checkin-demo.service
-    restarts=$(unit_prop checkin-demo.service NRestarts)
-    pid=$(unit_prop checkin-demo.service MainPID)
-    in_sandbox systemctl kill --signal=KILL checkin-demo.service
-    wait_until 60 sh -c "[ \"\$('$SANDBOX' exec -- systemctl show -P NRestarts checkin-demo.service)\" = $((restarts + 1)) ]"
-    wait_until 60 unit_is_active checkin-demo.service
-    [[ "$(unit_prop checkin-demo.service MainPID)" != "$pid" ]] || fail "MainPID did not change after SIGKILL"
-    assert_contains "$(in_sandbox journalctl -u checkin-demo.service -o cat --no-pager)" "status=9/KILL"
-}
-
-check_app_runs_as_its_user() {
-    assert_eq relaunch-checkin "$(unit_prop checkin-demo.service User)"
-    local pid uid
-    pid=$(unit_prop checkin-demo.service MainPID)
-    uid=$(in_sandbox awk '/^Uid:/ { print $2 }' "/proc/$pid/status")
-    assert_eq "$(in_sandbox id -u relaunch-checkin)" "$uid" "uid of checkin-demo's main process"
 }
 
 # A second sandbox, named, beside this one (scripts/sandbox --name): its own PID 1, machine id, bus and
