@@ -31,11 +31,9 @@ package enum Journal {
         while true {
             reader.flushMatches()
             for (field, value) in matches.sorted(by: { $0.key < $1.key }) { try reader.addMatch(field, value) }
-            if let mark {
-                try reader.seek(realtimeMicroseconds: mark.realtimeMicroseconds + 1)
-            } else {
-                try reader.seekHead()
-            }
+            // From the head, the mark applied here: with matches, a seek into the middle can skip
+            // entries that match on systemd 252 (RelaunchctlCore's UnitState says so too).
+            try reader.seekHead()
             found = try reader.entries()
             if let mark { found.removeAll { $0.realtimeMicroseconds <= mark.realtimeMicroseconds } }
             if enough(found) { return found }
