@@ -63,7 +63,7 @@ package enum JournalQuery {
     ) throws(CLIError) -> (count: Int, stopSeen: Bool) {
         do throws(SystemdError) {
             // No sd-journal matches: with a cursor, systemd 252 can skip entries that match (see
-            // tests/sandbox/checks/permissiond.sh); the fields are compared here instead.
+            // Tests/SandboxCheckTests/PermissiondSupport.swift); the fields are compared here instead.
             let reader = try JournalReader(flags: [.localOnly, .allNamespaces])
             if let cursor {
                 try reader.seek(cursor: cursor)

@@ -1,7 +1,7 @@
 # Any systemd service can be a Relaunch app: notes-py (tests/apps/notes-py), a few lines of Python,
 # registered at run time through /run/relaunch/apps.d. A revoke kills it and systemd relaunches it
 # with the new state; a grant (its registration says KillPolicy=android) reaches it as Changed; the
-# timeline shows the incident under its app id. Uses permissiond.sh's helpers.
+# timeline shows the incident under its app id. Uses pd-helpers.sh's names.
 
 ANY_APP=notes-py
 ANY_UNIT=notes-py.service

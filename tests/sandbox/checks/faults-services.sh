@@ -3,7 +3,7 @@
 # is not killed for a change that was not stored, and Sets work again once there is space), and journald
 # stopped while apps log (they keep running and relaunching; every wait is bounded). Every mount and
 # stopped service is brought back by the check's EXIT trap, also when it fails. Uses the helpers of
-# checkin-demo.sh, permissiond.sh and faults-storage.sh.
+# checkin-demo.sh, pd-helpers.sh and faults-storage.sh.
 
 FAULT_PD_SAVE=/run/relaunch-check-permissiond
 

@@ -2,7 +2,7 @@
 # state directory read-only or full (the fd store's copy restores), the fd store full (the file restores),
 # permissiond's database on a full disk (a Set fails cleanly, nothing half-written, nobody killed), and
 # journald stopped while apps log and relaunch (nothing hangs). Every drop-in and mount a check makes is
-# undone by its EXIT trap, also when it fails. Uses the helpers of checkin-demo.sh and permissiond.sh.
+# undone by its EXIT trap, also when it fails. Uses the helpers of checkin-demo.sh and pd-helpers.sh.
 # (The clock stepped during a toggle is not injected here: the sandbox has no clock of its own, see
 # docs/DESIGN.md "Faults the suite injects".)
 

@@ -2,7 +2,7 @@
 # bus loop (the watchdog), the app started while permissiond is down (D-Bus activation), a change that
 # does not kill (the app follows Changed), dbus-daemon restarted and systemd re-executed (reconnects).
 # Each checks an invariant: the app's camera equals the store's, and a kill hit the instance that owed it.
-# Uses the helpers of checkin-demo.sh and permissiond.sh (every check file is loaded).
+# Uses the helpers of checkin-demo.sh and pd-helpers.sh (every check file is loaded).
 
 # faults_camera_converges STATE: the running app comes to say camera STATE (it learns without a kill,
 # from Changed or its first Get); fails saying what the app said last.
