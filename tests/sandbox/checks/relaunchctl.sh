@@ -81,10 +81,10 @@ check_relaunchctl_set_kills_and_the_timeline_shows_the_relaunch() {
 post_relaunchctl_reads_the_exported_journal() {
     [[ -d "$JOURNAL_OUT" ]] || { note "no exported journal"; return 0; }
     expect_exit 0 "$BIN_DIR/relaunchctl" journal --directory "$JOURNAL_OUT"
-    # A run of a few checks (--only) may have restored nothing; a whole run always restores the modal.
-    if [[ -n "${RELAUNCH_SANDBOX_ONLY:-}" && ( "$EXPECT_OUTPUT" == *"no permission changes in the journal"* ||
-        "$EXPECT_OUTPUT" == *"summary: "*" 0 restores"* ) ]]; then
-        note "this run (--only '$RELAUNCH_SANDBOX_ONLY') restored no app: the review was read, nothing to find in it"
+    # A run of a few checks (--only) may have restored nothing, or another app than checkin-demo; a
+    # whole run always restores checkin-demo's modal through the app delegate.
+    if [[ -n "${RELAUNCH_SANDBOX_ONLY:-}" ]]; then
+        note "this run (--only '$RELAUNCH_SANDBOX_ONLY') may restore no modal: the review was read, only its summary checked"
         assert_contains "$EXPECT_OUTPUT" "summary:"
         return 0
     fi
