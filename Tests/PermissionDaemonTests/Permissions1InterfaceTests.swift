@@ -28,8 +28,9 @@ struct Permissions1InterfaceTests {
         ).string(at: 0)
     }
 
-    /// The interface as `busctl introspect` shows it, captured from permissiond's description: a
-    /// change to the description must be meant, or clients, the man page and the sandbox checks notice.
+    /// The interface as `busctl introspect` showed it before its table (Permissions1Method) existed,
+    /// captured from permissiond's description then: the table must build exactly this, or clients,
+    /// the man page and the sandbox checks notice.
     static let asPublished = """
          <interface name="org.relaunch.Permissions1">
           <method name="Get">
@@ -81,8 +82,11 @@ struct Permissions1InterfaceTests {
         return xml[start.lowerBound..<end.upperBound]
     }
 
-    @Test("the introspection of the description is what permissiond published, byte for byte")
+    @Test("the introspection of the description built from the table is what permissiond published, byte for byte")
     func permissions1Golden() throws {
         #expect(try Self.element(BusNames.Permissions.interface, in: Self.introspection()) == Self.asPublished[...])
+        for method in Permissions1Method.allCases {
+            #expect(Permissions1Method(member: method.member) == method, "\(method.member) reads back as its row")
+        }
     }
 }
