@@ -1,5 +1,6 @@
 import Foundation
 import PermissionDaemon
+import PermissionStore
 import RelaunchBus
 import RelaunchContract
 import Systemd
@@ -87,6 +88,15 @@ struct Permissions1InterfaceTests {
         #expect(try Self.element(BusNames.Permissions.interface, in: Self.introspection()) == Self.asPublished[...])
         for method in Permissions1Method.allCases {
             #expect(Permissions1Method(member: method.member) == method, "\(method.member) reads back as its row")
+        }
+    }
+
+    @Test("the dispatch makes every row but TestHook a request of the store, which names its row back")
+    func dispatch() throws {
+        for method in Permissions1Method.allCases {
+            let arguments = BusValues(method.busMethod.inputs.map { _ in BusValue.string("app-0") })
+            let request = try PermissionRequest(method, arguments)
+            #expect(request?.method == (method == .testHook ? nil : method), "\(method.member)")
         }
     }
 }

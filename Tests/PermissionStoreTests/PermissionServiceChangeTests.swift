@@ -282,7 +282,7 @@ struct PermissionServiceChangeTests {
             database: harness.database, configuration: harness.service.configuration, units: units,
             inlineRetryDelays: [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)],
             sleep: { delay in waits.withLock { $0.append(delay) } })
-        let outcome = await service.handle(.set(app: app, permission: "camera", state: "denied"), callerUID: 0)
+        let outcome = await service.perform(.set(app: app, permission: "camera", state: "denied"), caller: Caller(uid: 0))
         #expect(outcome.error == nil && outcome.kills.count == 1)
         #expect(waits.withLock { $0 } == [.milliseconds(50), .milliseconds(200)], "two failed attempts, then the kill")
     }
