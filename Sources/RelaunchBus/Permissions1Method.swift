@@ -7,7 +7,7 @@ package import Systemd
 /// access check, and the clients (``PermissionsClient``, sync and async) are all derived from this
 /// table, so a new method is one row here, its request in permissiond and its client call. The case
 /// order is the order introspection shows.
-package enum Permissions1Method: CaseIterable, Sendable {
+package enum Permissions1Method: BusMethodTable {
     // Reads, and the one open list.
     case get, list, listApps
     // Changes.
@@ -58,8 +58,12 @@ package enum Permissions1Method: CaseIterable, Sendable {
         }
     }
 
-    private typealias Method = BusInterface.Method
-    private typealias Argument = BusInterface.Argument
+    /// `Changed(app, permission, old_state, new_state, killed)`: a permission changed, and whether
+    /// that killed the app. The interface's one signal.
+    package static let changed = BusInterface.Signal("Changed", [
+        Argument("app", "s"), Argument("permission", "s"), Argument("old_state", "s"),
+        Argument("new_state", "s"), Argument("killed", "b"),
+    ])
 
     /// Its row: member name, arguments in and out (as introspection shows them), who may call.
     private var row: (method: BusInterface.Method, access: Access) {
@@ -74,22 +78,6 @@ package enum Permissions1Method: CaseIterable, Sendable {
         case .testHook: (Method("TestHook", [Argument("name", "s")]), .root)
         }
     }
-
-    /// `Changed(app, permission, old_state, new_state, killed)`: a permission changed, and whether
-    /// that killed the app. The interface's one signal.
-    package static let changed = BusInterface.Signal("Changed", [
-        Argument("app", "s"), Argument("permission", "s"), Argument("old_state", "s"),
-        Argument("new_state", "s"), Argument("killed", "b"),
-    ])
-
-    /// The method named `member`, if Permissions1 has it.
-    package init?(member: String) {
-        guard let method = Self.allCases.first(where: { $0.member == member }) else { return nil }
-        self = method
-    }
-
-    /// The member name on the bus, e.g. `Set`.
-    package var member: String { row.method.name }
 
     /// Who may call it.
     package var access: Access { row.access }
