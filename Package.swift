@@ -210,7 +210,8 @@ let package = Package(
         .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PermissionDaemonTests",
-            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Fixtures"]
         ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
         // runs them inside it; elsewhere they are disabled.

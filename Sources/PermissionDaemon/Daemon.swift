@@ -1,6 +1,6 @@
 import Foundation
 package import Logging
-package import PermissionStore
+import PermissionStore
 package import RelaunchContract
 import ServiceLifecycle
 import Systemd

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 package import Logging
 package import PermissionStore
+import RelaunchBus
 import RelaunchContract
 package import Systemd
 
@@ -71,7 +72,7 @@ package final class EffectPerformer: Sendable {
         do throws(BusError) {
             try connection.emitSignal(
                 path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
-                member: "Changed", arguments: signal.busArguments)
+                member: Permissions1Method.changed.name, arguments: signal.busArguments)
         } catch {
             logger.error(
                 "could not emit Changed for \(signal.app) \(signal.permission): \(error); listeners miss this change")

@@ -133,7 +133,7 @@ package final class PermissionWork: Sendable {
             do throws(PermissionServiceError) {
                 var caller = try await identify()
                 caller.interactive = interactive
-                try await self.service.authorize(request, caller: caller)
+                try await self.service.authorize(request.method, app: request.app, caller: caller)
                 answer = allowed(caller)
             } catch {
                 answer = .failure(error)

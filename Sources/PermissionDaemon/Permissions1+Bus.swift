@@ -1,37 +1,48 @@
-import PermissionStore
+package import PermissionStore
+package import RelaunchBus
 import RelaunchContract
-import Systemd
+package import Systemd
 
-// The org.relaunch.Permissions1 wire format: D-Bus calls to PermissionRequest and back.
+// The org.relaunch.Permissions1 wire format: a call of a method of its table (Permissions1Method)
+// to a PermissionRequest, and the answer back.
 
 extension PermissionRequest {
-    /// The request a `Permissions1` method call makes; sd-bus has already checked the signature.
-    ///
-    /// - Throws: `UnknownMethod` for a member the vtable has but this daemon does not serve (a bug).
-    init(_ call: BusMethodCall) throws(BusError) {
-        let arguments = call.arguments
-        switch call.member {
-        case "Get":
+    /// The request a call of `method` makes, with its arguments (sd-bus has already checked their
+    /// signature against the method's row); nil for TestHook, which the store does not answer
+    /// (``TestHooks``).
+    package init?(_ method: Permissions1Method, _ arguments: BusValues) throws(BusError) {
+        switch method {
+        case .get:
             self = .get(app: try arguments.string(at: 0), permission: try arguments.string(at: 1))
-        case "List":
+        case .list:
             self = .list(app: try arguments.string(at: 0))
-        case "ListApps":
+        case .listApps:
             self = .listApps
-        case "Set":
+        case .set:
             self = .set(
                 app: try arguments.string(at: 0), permission: try arguments.string(at: 1),
                 state: try arguments.string(at: 2))
-        case "Reset":
+        case .reset:
             self = .reset(app: try arguments.string(at: 0), permission: try arguments.string(at: 1))
-        case "LastKill":
+        case .lastKill:
             self = .lastKill(app: try arguments.string(at: 0))
-        case "Lifecycle":
+        case .lifecycle:
             self = .lifecycle(app: try arguments.string(at: 0), lifecycle: try arguments.string(at: 1))
-        default:
-            throw BusError(
-                name: BusError.unknownMethodName,
-                message: "\(call.interface.name) has no method '\(call.member)' in permissiond; "
-                    + "accepted: Get, List, ListApps, Set, Reset, LastKill, Lifecycle")
+        case .testHook:
+            return nil
+        }
+    }
+
+    /// The method whose call makes this request: whose row says who may make it.
+    package var method: Permissions1Method {
+        switch self {
+        case .get: .get
+        case .list: .list
+        case .listApps: .listApps
+        case .set: .set
+        case .reset: .reset
+        case .lastKill: .lastKill
+        case .lifecycle: .lifecycle
         }
     }
 }

@@ -14,9 +14,11 @@ import Glibc
 /// the bus goes away.
 ///
 /// Every call's caller is who the bus and systemd say it is (``CallerDirectory``): its uid from
-/// the bus daemon, its unit from systemd. Reads (Get, List, LastKill) are private: root and the
-/// app itself are answered on the bus thread at once, from the store's memory, once the caller is
-/// known; anyone else waits for polkit (`org.relaunch.permissions.read`), off the bus thread.
+/// the bus daemon, its unit from systemd. Who may call each method is its row of the table
+/// (``Permissions1Method/Access``), checked in one place (``PermissionService/verdict(_:app:caller:)``).
+/// Reads (Get, List, LastKill) are private: root and the app itself are answered on the bus thread
+/// at once, from the store's memory, once the caller is known; anyone else waits for polkit
+/// (`org.relaunch.permissions.read`), off the bus thread.
 /// ListApps is open. Writes (Set, Reset) are answered later: polkit is asked off the bus thread,
 /// then the ``Writer`` runs them one at a time (commit, kill, record), sends the reply, and hands
 /// the journal entries and `Changed` signals to ``EffectPerformer`` (``PermissionWork``). At
@@ -43,9 +45,11 @@ package struct PermissionsBusServer: Service {
         return SystemdUnitController.callTimeout * calls + attempts.reduce(.zero, +) + .seconds(5)
     }()
     /// Whether a call to `member` needs the caller's uid from the bus daemon before it is handled:
-    /// TestHook only (root only, decided on the loop); the other methods ask the caller directory
-    /// off the loop thread, and a round trip per read would only slow them.
-    @Sendable package static func resolvesSenderUID(_ member: String) -> Bool { member == "TestHook" }
+    /// the methods only root may call (TestHook, decided on the loop); the others ask the caller
+    /// directory off the loop thread, and a round trip per read would only slow them.
+    @Sendable package static func resolvesSenderUID(_ member: String) -> Bool {
+        Permissions1Method(member: member)?.access == .root
+    }
 
     /// Whether a write that has been running for `busy` is stuck (past ``stuckWriteLimit``).
     package static func isStuck(busyFor busy: Duration) -> Bool { busy > stuckWriteLimit }
@@ -100,25 +104,16 @@ package struct PermissionsBusServer: Service {
                     work.effects.use(connection)
                     callers.forgetAll()
                     forgetNames()
-                    let read: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
-                        try Self.read(call, reply, work: work, callers: callers, pending: pending)
-                    }
-                    let write: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
-                        try Self.write(call, reply, work: work, callers: callers, pending: pending)
-                    }
-                    let lifecycle: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
-                        try Self.lifecycle(call, reply, work: work, callers: callers, pending: pending)
-                    }
+                    // One handler per row of the table; what a call does and who may make it are its row's.
+                    let handlers = Dictionary(uniqueKeysWithValues: Permissions1Method.allCases.map { method in
+                        let handler: BusDeferringMethodHandler = { (call, reply) throws(BusError) -> BusReply? in
+                            try Self.serve(method, call, reply, work: work, callers: callers, pending: pending, testHooks: testHooks)
+                        }
+                        return (method.member, handler)
+                    })
                     let object = try connection.export(
                         .permissions1, at: BusNames.Permissions.object, resolvingSenderUID: Self.resolvesSenderUID,
-                        handlers: [
-                            "Get": read, "List": read, "ListApps": read, "LastKill": read, "Set": write, "Reset": write,
-                            "Lifecycle": lifecycle,
-                            "TestHook": { (call, _) throws(BusError) -> BusReply? in
-                                try TestHooks.serve(call, hooks: testHooks)
-                                return .empty
-                            },
-                        ])
+                        handlers: handlers)
                     do throws(BusError) {
                         try connection.requestName(BusNames.Permissions.service)
                     } catch {
@@ -139,20 +134,35 @@ package struct PermissionsBusServer: Service {
         }
     }
 
-    /// Answers a read (Get, List, ListApps, LastKill): at once, on the bus thread, from memory, when
-    /// the caller is known and is root or the app itself (or the read is ListApps); otherwise once
-    /// the caller is looked up and, if it is neither, polkit said yes.
-    static func read(
-        _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork, callers: CallerDirectory,
-        pending: PendingCalls
+    /// Answers a call of `method`, once its row's access admits the caller (the one check,
+    /// ``PermissionService/authorize(_:app:caller:)``): a read (Get, List, ListApps, LastKill) or a
+    /// lifecycle report at once, on the bus thread, when the caller is known and admitted without
+    /// polkit (or anyone may call); otherwise once the caller is looked up off the bus thread and,
+    /// where the row says so, polkit said yes. A change (Set, Reset) is always the writer's, even
+    /// root's. TestHook is checked here, on the uid the loop resolved, then served by ``TestHooks``.
+    static func serve(
+        _ method: Permissions1Method, _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork,
+        callers: CallerDirectory, pending: PendingCalls, testHooks: TestHooks?
     ) throws(BusError) -> BusReply? {
         let service = work.service
-        let request = try PermissionRequest(call)
-        if let caller = callers.cached(call.sender), service.readsWithoutAsking(request, caller: caller) {
-            return try answer(service.read(request))
+        guard let request = try PermissionRequest(method, call.arguments) else {
+            if case .refused(let error) = service.verdict(method, app: nil, caller: Caller(uid: call.senderUID ?? UInt32.max)) {
+                throw error.busError
+            }
+            try TestHooks.serve(call, hooks: testHooks)
+            return .empty
         }
-        if case .listApps = request { return try answer(service.read(request)) }
-        try hand(request, call, reply, to: work.read, callers: callers, pending: pending)
+        let atOnce = service.admitsAtOnce(method, app: request.app, caller: callers.cached(call.sender))
+        switch request {
+        case .set, .reset:
+            try hand(request, call, reply, to: work.write, callers: callers, pending: pending)
+        case .lifecycle:
+            if atOnce { return try answer(work.noteLifecycle(request)) }
+            try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
+        case .get, .list, .listApps, .lastKill:
+            if atOnce { return try answer(service.read(request)) }
+            try hand(request, call, reply, to: work.read, callers: callers, pending: pending)
+        }
         return nil
     }
 
@@ -161,30 +171,6 @@ package struct PermissionsBusServer: Service {
         case .success(let reply): return reply.busReply
         case .failure(let error): throw error.busError
         }
-    }
-
-    /// Takes an app's lifecycle report: at once when the caller is known to be the app or root,
-    /// else once it is looked up (anyone else gets AccessDenied).
-    static func lifecycle(
-        _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork, callers: CallerDirectory,
-        pending: PendingCalls
-    ) throws(BusError) -> BusReply? {
-        let request = try PermissionRequest(call)
-        if let caller = callers.cached(call.sender), work.service.readsWithoutAsking(request, caller: caller) {
-            return try answer(work.noteLifecycle(request))
-        }
-        try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
-        return nil
-    }
-
-    /// Takes a write (Set, Reset): asks polkit off the bus thread, then the writer commits, kills
-    /// and answers; the journal entries and signals follow.
-    static func write(
-        _ call: BusMethodCall, _ reply: BusPendingReply, work: PermissionWork, callers: CallerDirectory,
-        pending: PendingCalls
-    ) throws(BusError) -> BusReply? {
-        try hand(try PermissionRequest(call), call, reply, to: work.write, callers: callers, pending: pending)
-        return nil
     }
 
     /// The answer to a call whose caller could not be looked up: LimitsExceeded when the lookup

@@ -1,4 +1,5 @@
 package import PermissionStore
+import RelaunchBus
 package import Systemd
 
 /// Authorizes as systemd's own daemons do: root passes; anyone else is asked about through polkit,
@@ -15,10 +16,10 @@ package import Systemd
 /// at a pace, so a flood neither loads polkit (which systemd asks whether permissiond may kill)
 /// nor spins the bus.
 package struct PolkitAuthorizer: Authorizer {
-    /// The action for Set and Reset.
-    package static let changeAction = "org.relaunch.permissions.set"
-    /// The action for reading another app's permissions and kills.
-    package static let readAction = "org.relaunch.permissions.read"
+    /// The action for Set and Reset (the table's ``Permissions1Method/Access/changer``).
+    package static let changeAction = Permissions1Method.Access.changeAction
+    /// The action for reading another app's permissions and kills (``Permissions1Method/Access/reader``).
+    package static let readAction = Permissions1Method.Access.readAction
 
     /// Who answers: polkit over the bus (``PolkitAuthority``), or a stand-in in unit tests.
     let gate: PolkitGate

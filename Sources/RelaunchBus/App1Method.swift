@@ -7,7 +7,7 @@ package import Systemd
 /// check, and the clients (``AppClient``, the drivers' links) are all derived from this table, so a
 /// new method is one row here and its answer in the host. The case order is the order
 /// introspection shows.
-package enum App1Method: CaseIterable, Sendable {
+package enum App1Method: BusMethodTable {
     // Launch, and what the app shows.
     case ready, state, screen, elements
     // Input, and the test hooks.
@@ -36,9 +36,6 @@ package enum App1Method: CaseIterable, Sendable {
         }
     }
 
-    private typealias Method = BusInterface.Method
-    private typealias Argument = BusInterface.Argument
-
     /// Its row: member name, arguments in and out (as introspection shows them), who may call.
     private var row: (method: BusInterface.Method, access: Access) {
         switch self {
@@ -61,15 +58,6 @@ package enum App1Method: CaseIterable, Sendable {
         case .sceneElements: (Method("SceneElements", [Argument("session", "s")], returns: [Argument("elements", "a(sss)")]), .driver)
         }
     }
-
-    /// The method named `member`, if App1 has it.
-    package init?(member: String) {
-        guard let method = Self.allCases.first(where: { $0.member == member }) else { return nil }
-        self = method
-    }
-
-    /// The member name on the bus, e.g. `Tap`.
-    package var member: String { row.method.name }
 
     /// Who may call it.
     package var access: Access { row.access }

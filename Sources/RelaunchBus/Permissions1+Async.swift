@@ -9,43 +9,43 @@ package import Systemd
 extension PermissionsClient {
     /// `Get(app, permission) -> state`, completed by the connection's loop.
     package func get(app: String, permission: String) async throws(BusError) -> String {
-        try await call("Get", [.string(app), .string(permission)]).string(at: 0)
+        try await call(.get, [.string(app), .string(permission)]).string(at: 0)
     }
 
     /// `List(app) -> permission → state`, completed by the connection's loop.
     package func list(app: String) async throws(BusError) -> [String: String] {
-        try await call("List", [.string(app)]).stringDictionary(at: 0)
+        try await call(.list, [.string(app)]).stringDictionary(at: 0)
     }
 
     /// `ListApps() -> registered app ids`, completed by the connection's loop.
     package func listApps() async throws(BusError) -> [String] {
-        try await call("ListApps", []).stringArray(at: 0)
+        try await call(.listApps).stringArray(at: 0)
     }
 
     /// `Set(app, permission, state)`, completed by the connection's loop.
     package func set(app: String, permission: String, state: String) async throws(BusError) {
-        try await call("Set", [.string(app), .string(permission), .string(state)])
+        try await call(.set, [.string(app), .string(permission), .string(state)])
     }
 
     /// `Reset(app, permission)`, completed by the connection's loop.
     package func reset(app: String, permission: String) async throws(BusError) {
-        try await call("Reset", [.string(app), .string(permission)])
+        try await call(.reset, [.string(app), .string(permission)])
     }
 
     /// `Lifecycle(app, lifecycle)`, completed by the connection's loop.
     package func lifecycle(app: String, _ lifecycle: String) async throws(BusError) {
-        try await call("Lifecycle", [.string(app), .string(lifecycle)])
+        try await call(.lifecycle, [.string(app), .string(lifecycle)])
     }
 
     /// `LastKill(app)`, completed by the connection's loop: nil when permissiond never killed the app.
     package func lastKill(app: String) async throws(BusError) -> LastKill? {
-        try Self.lastKill(from: await call("LastKill", [.string(app)]))
+        try Self.lastKill(from: await call(.lastKill, [.string(app)]))
     }
 
     @discardableResult
-    private func call(_ member: String, _ arguments: [BusValue]) async throws(BusError) -> BusValues {
+    private func call(_ method: Permissions1Method, _ arguments: [BusValue] = []) async throws(BusError) -> BusValues {
         try await bus.callAsync(
             destination: Self.busName, path: BusNames.Permissions.object, interface: BusInterface.permissions1.name,
-            member: member, arguments: arguments, timeout: timeout)
+            member: method.member, arguments: arguments, timeout: timeout)
     }
 }

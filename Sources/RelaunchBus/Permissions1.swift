@@ -1,31 +1,17 @@
 package import RelaunchContract
 package import Systemd
 
-// org.relaunch.Permissions1, described once: the vtable permissiond exports is built from this
-// description, and every program calls it through `PermissionsClient`. Adding a method means adding
-// it here (description and client) and answering it in permissiond.
+// org.relaunch.Permissions1, described once: its methods are the rows of `Permissions1Method`;
+// permissiond exports the description built from them, and every program calls them through
+// `PermissionsClient` (sync here, async in Permissions1+Async.swift). Adding a method means adding a
+// row there, a client call here, and its request in permissiond.
 
 extension BusInterface {
-    /// `org.relaunch.Permissions1`, served by permissiond at `/org/relaunch/Permissions1`.
+    /// `org.relaunch.Permissions1`, served by permissiond at `/org/relaunch/Permissions1`, built from
+    /// its table (``Permissions1Method``).
     package static let permissions1 = BusInterface(
-        name: "org.relaunch.Permissions1",
-        methods: [
-            Method("Get", [Argument("app", "s"), Argument("permission", "s")], returns: [Argument("state", "s")]),
-            Method("List", [Argument("app", "s")], returns: [Argument("states", "a{ss}")]),
-            Method("ListApps", returns: [Argument("apps", "as")]),
-            Method("Set", [Argument("app", "s"), Argument("permission", "s"), Argument("state", "s")]),
-            Method("Reset", [Argument("app", "s"), Argument("permission", "s")]),
-            Method("LastKill", [Argument("app", "s")], returns: [Argument("kill", "(sssst)")]),
-            Method("Lifecycle", [Argument("app", "s"), Argument("lifecycle", "s")]),
-            Method("TestHook", [Argument("name", "s")]),
-        ],
-        signals: [
-            Signal("Changed", [
-                Argument("app", "s"), Argument("permission", "s"), Argument("old_state", "s"),
-                Argument("new_state", "s"), Argument("killed", "b"),
-            ])
-        ],
-        errors: [PermissionsClient.failedErrorName])
+        name: BusNames.Permissions.interface, methods: Permissions1Method.allCases.map(\.busMethod),
+        signals: [Permissions1Method.changed], errors: [PermissionsClient.failedErrorName])
 }
 
 /// What `LastKill(app)` says: the last instance of the app permissiond killed, and why.
@@ -71,7 +57,7 @@ package struct PermissionsClient: Sendable {
 
     /// `Get(app, permission) -> state`.
     package func get(app: String, permission: String) throws(BusError) -> String {
-        try call("Get", [.string(app), .string(permission)]).string(at: 0)
+        try call(.get, [.string(app), .string(permission)]).string(at: 0)
     }
 
     /// `Get` as the contract's state; an answer that is not one is a failure.
@@ -85,36 +71,36 @@ package struct PermissionsClient: Sendable {
 
     /// `List(app) -> permission → state`.
     package func list(app: String) throws(BusError) -> [String: String] {
-        try call("List", [.string(app)]).stringDictionary(at: 0)
+        try call(.list, [.string(app)]).stringDictionary(at: 0)
     }
 
     /// `ListApps() -> registered app ids`.
     package func listApps() throws(BusError) -> [String] {
-        try call("ListApps", []).stringArray(at: 0)
+        try call(.listApps).stringArray(at: 0)
     }
 
     /// `Set(app, permission, state)`.
     package func set(app: String, permission: String, state: String) throws(BusError) {
-        try call("Set", [.string(app), .string(permission), .string(state)])
+        try call(.set, [.string(app), .string(permission), .string(state)])
     }
 
     /// `Reset(app, permission)`; an empty permission resets every permission of the app.
     package func reset(app: String, permission: String) throws(BusError) {
-        try call("Reset", [.string(app), .string(permission)])
+        try call(.reset, [.string(app), .string(permission)])
     }
 
     /// `LastKill(app)`: nil when permissiond never killed the app.
     package func lastKill(app: String) throws(BusError) -> LastKill? {
-        try Self.lastKill(from: call("LastKill", [.string(app)]))
+        try Self.lastKill(from: call(.lastKill, [.string(app)]))
     }
 
     /// `List(app)` and `LastKill(app)`, both sent before either answer is awaited: what an app asks at
     /// launch, in one round trip's wait instead of two. ``PendingLaunchAnswers/wait()`` collects them.
     package func sendLaunchQueries(app: String) -> PendingLaunchAnswers {
         let interface = BusInterface.permissions1.name
-        let calls = ["List", "LastKill"].map {
+        let calls = [Permissions1Method.list, .lastKill].map {
             BusMethodCallRequest(destination: Self.busName, path: BusNames.Permissions.object, interface: interface,
-                                 member: $0, arguments: [.string(app)])
+                                 member: $0.member, arguments: [.string(app)])
         }
         return PendingLaunchAnswers(calls: bus.send(calls, timeout: timeout))
     }
@@ -131,20 +117,19 @@ package struct PermissionsClient: Sendable {
     /// `Lifecycle(app, lifecycle)`: the app tells permissiond it went to the `background` or is
     /// `active` again, which starts and stops its one-time grants' clock (the app itself or root).
     package func lifecycle(app: String, _ lifecycle: String) throws(BusError) {
-        try call("Lifecycle", [.string(app), .string(lifecycle)])
+        try call(.lifecycle, [.string(app), .string(lifecycle)])
     }
 
     /// `TestHook(name)`: the sandbox's fault hooks (root, `RELAUNCH_TEST_HOOKS=1` only).
     package func testHook(_ name: String) throws(BusError) {
-        try call("TestHook", [.string(name)])
+        try call(.testHook, [.string(name)])
     }
 
     @discardableResult
-    private func call(_ member: String, _ arguments: [BusValue]) throws(BusError) -> BusValues {
-        let interface = BusInterface.permissions1
-        return try bus.call(
-            destination: Self.busName, path: BusNames.Permissions.object, interface: interface.name,
-            member: member, arguments: arguments, timeout: timeout)
+    private func call(_ method: Permissions1Method, _ arguments: [BusValue] = []) throws(BusError) -> BusValues {
+        try bus.call(
+            destination: Self.busName, path: BusNames.Permissions.object, interface: BusInterface.permissions1.name,
+            member: method.member, arguments: arguments, timeout: timeout)
     }
 }
 

@@ -90,7 +90,7 @@ package struct AppLink: Sendable {
         let previous = try await storeState(permission)
         return try await change([permission: previous], to: state, because: "the \(permission) change to \(state)") {
             () async throws(RelaunchTestingError) in
-            try await permissiond("Set", [.string(id), .string(permission.rawValue), .string(state.rawValue)])
+            try await permissiond { (permissions) async throws(BusError) in try await permissions.set(app: id, permission: permission.rawValue, state: state.rawValue) }
         }
     }
 
@@ -105,7 +105,7 @@ package struct AppLink: Sendable {
         }
         let what = permission.map { "the \($0) reset" } ?? "the reset of every permission"
         return try await change(previous, to: .notDetermined, because: what) { () async throws(RelaunchTestingError) in
-            try await permissiond("Reset", [.string(id), .string(permission?.rawValue ?? "")])
+            try await permissiond { (permissions) async throws(BusError) in try await permissions.reset(app: id, permission: permission?.rawValue ?? "") }
         }
     }
 
@@ -121,7 +121,7 @@ package struct AppLink: Sendable {
 
     /// `permission` as permissiond's store has it.
     package func storeState(_ permission: Permission) async throws(RelaunchTestingError) -> PermissionState {
-        let text = try string(from: await permissiond("Get", [.string(id), .string(permission.rawValue)]), "Get")
+        let text = try await permissiond { (permissions) async throws(BusError) in try await permissions.get(app: id, permission: permission.rawValue) }
         guard let state = PermissionState(rawValue: text) else {
             throw RelaunchTestingError(.unexpectedReply, "permissiond answered Get(\(id), \(permission)) with \"\(text)\"")
         }
@@ -218,11 +218,16 @@ package struct AppLink: Sendable {
             member: method.member, arguments)
     }
 
-    @discardableResult
-    private func permissiond(_ member: String, _ arguments: [BusValue]) async throws(RelaunchTestingError) -> BusValues {
-        try await bus.call(
-            "permissiond", destination: PermissionsClient.busName, path: BusNames.Permissions.object,
-            interface: BusInterface.permissions1.name, member: member, arguments, timeout: .seconds(60))
+    /// Calls permissiond through its client, with a minute's bound (a change is answered after
+    /// the kill it decided); a failure, or a reply that cannot be read, names permissiond.
+    private func permissiond<Answer>(
+        _ body: (PermissionsClient) async throws(BusError) -> Answer
+    ) async throws(RelaunchTestingError) -> Answer {
+        do {
+            return try await body(PermissionsClient(bus: bus.connection, timeout: .seconds(60)))
+        } catch {
+            throw .bus(error, talkingTo: "permissiond")
+        }
     }
 
     /// Calls `member` of systemd's manager.
@@ -233,10 +238,7 @@ package struct AppLink: Sendable {
     }
 
     private func storeStates() async throws(RelaunchTestingError) -> [Permission: PermissionState] {
-        let values = try await permissiond("List", [.string(id)])
-        guard let states = try? values.stringDictionary(at: 0) else {
-            throw RelaunchTestingError(.unexpectedReply, "permissiond's List(\(id)) reply could not be read")
-        }
+        let states = try await permissiond { (permissions) async throws(BusError) in try await permissions.list(app: id) }
         var result: [Permission: PermissionState] = [:]
         for (name, text) in states {
             guard let permission = Permission(rawValue: name), let state = PermissionState(rawValue: text) else { continue }
@@ -247,12 +249,7 @@ package struct AppLink: Sendable {
 
     /// When permissiond last killed the app (0 when never): a kill for a change moves it.
     private func lastKillTime() async throws(RelaunchTestingError) -> UInt64 {
-        let values = try await permissiond("LastKill", [.string(id)])
-        do {
-            return try PermissionsClient.lastKill(from: values)?.realtimeMicroseconds ?? 0
-        } catch {
-            throw RelaunchTestingError(.unexpectedReply, "permissiond's LastKill(\(id)) reply could not be read: \(error.message)")
-        }
+        try await permissiond { (permissions) async throws(BusError) in try await permissions.lastKill(app: id) }?.realtimeMicroseconds ?? 0
     }
 
     /// The string of a one-string reply to `member`.

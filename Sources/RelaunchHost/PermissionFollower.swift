@@ -87,7 +87,7 @@ enum PermissionFollower {
         let changed = try connection.subscribe(
             // No sender= in the rule: sd-bus would compare the well-known name with the unique name
             // the message carries. The handler checks the sender against the owner instead.
-            BusMatchRule(path: BusNames.Permissions.object, interface: BusNames.Permissions.interface, member: "Changed")
+            BusMatchRule(path: BusNames.Permissions.object, interface: BusNames.Permissions.interface, member: Permissions1Method.changed.name)
         ) { signal in signals.changed(signal) }
         let owner = try connection.subscribe(
             BusMatchRule(

@@ -35,16 +35,6 @@ final class ScriptedPolkit: PolkitChecking {
 struct AuthorizationTests {
     static let user = Caller(uid: 1000, busName: ":1.42")
 
-    /// The error `body` threw, or nil when it let the caller through.
-    func refusal(_ body: () async throws(PermissionServiceError) -> Void) async -> PermissionServiceError? {
-        do throws(PermissionServiceError) {
-            try await body()
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test("Root changes and reads without polkit being asked")
     func rootPasses() async {
         let polkit = ScriptedPolkit(.answer(.denied))

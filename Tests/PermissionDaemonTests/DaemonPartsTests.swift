@@ -174,7 +174,7 @@ struct SenderUIDTests {
     @Test("TestHook only: its root check needs the uid on the loop; the other methods ask off the loop")
     func onlyTestHook() {
         #expect(PermissionsBusServer.resolvesSenderUID("TestHook"))
-        for member in ["Get", "List", "ListApps", "Set", "Reset", "LastKill"] {
+        for member in ["Get", "List", "ListApps", "Set", "Reset", "LastKill", "Lifecycle"] {
             #expect(!PermissionsBusServer.resolvesSenderUID(member), "\(member)")
         }
     }

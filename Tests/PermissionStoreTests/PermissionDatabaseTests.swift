@@ -14,12 +14,12 @@ struct PermissionDatabaseTests {
     @Test("a permission never set is not-determined, and so is every permission in list")
     func defaults() throws {
         let database = try directory.openDatabase()
-        #expect(try database.get(app: app, permission: .camera) == .notDetermined)
-        let all = try database.list(app: "never-seen")
+        #expect(database.get(app: app, permission: .camera) == .notDetermined)
+        let all = database.list(app: "never-seen")
         #expect(all.count == Permission.allCases.count)
         #expect(all.values.allSatisfy { $0 == .notDetermined })
         #expect(try database.apps().isEmpty)
-        #expect(try database.lastKill(app: app) == nil)
+        #expect(database.lastKill(app: app) == nil)
     }
 
     @Test("set returns the old state and whether it changed; the same state stores nothing")
@@ -33,7 +33,7 @@ struct PermissionDatabaseTests {
         #expect(!unset.changed)
         #expect(try database.history(app: app).count == 1)
         #expect(try database.apps() == [app])
-        #expect(try database.list(app: app)[.camera] == .denied)
+        #expect(database.list(app: app)[.camera] == .denied)
     }
 
     @Test("a committed set survives closing and reopening the file")
@@ -44,7 +44,7 @@ struct PermissionDatabaseTests {
             try database.close()
         }
         let reopened = try directory.openDatabase()
-        #expect(try reopened.get(app: app, permission: .microphone) == .allowed)
+        #expect(reopened.get(app: app, permission: .microphone) == .allowed)
         #expect(try reopened.history(app: app).map(\.new) == [.allowed])
     }
 
@@ -54,7 +54,7 @@ struct PermissionDatabaseTests {
         try database.set(app: app, permission: .camera, to: .allowed, callerUID: 0, at: 1)
         // As after a SIGKILL: the writer never closed, a new process opens the file.
         let other = try directory.openDatabase()
-        #expect(try other.get(app: app, permission: .camera) == .allowed)
+        #expect(other.get(app: app, permission: .camera) == .allowed)
         withExtendedLifetime(database) {}
     }
 
@@ -67,10 +67,10 @@ struct PermissionDatabaseTests {
             try db.execute(
                 sql: "INSERT INTO permission_state VALUES ('checkin-demo', 'camera', 'allowed', 1, 0)")
             let meanwhile = try directory.openDatabase()
-            #expect(try meanwhile.get(app: app, permission: .camera) == .notDetermined)
+            #expect(meanwhile.get(app: app, permission: .camera) == .notDetermined)
             try db.rollback()
         }
-        #expect(try database.get(app: app, permission: .camera) == .notDetermined)
+        #expect(database.get(app: app, permission: .camera) == .notDetermined)
         #expect(try directory.openDatabase().get(app: app, permission: .camera) == .notDetermined)
     }
 
@@ -117,7 +117,7 @@ struct PermissionDatabaseTests {
         let all = try database.reset(app: app, permission: nil, callerUID: 7, at: 6)
         #expect(all.map(\.permission) == [.camera, .location])
         #expect(all.allSatisfy { $0.new == .notDetermined && $0.callerUID == 7 && $0.historyID != nil })
-        #expect(try database.list(app: app).values.allSatisfy { $0 == .notDetermined })
+        #expect(database.list(app: app).values.allSatisfy { $0 == .notDetermined })
         let history = try database.history(app: app)
         #expect(history.count == 6)
         #expect(history.suffix(3).map(\.new) == [.notDetermined, .notDetermined, .notDetermined])
@@ -137,8 +137,8 @@ struct PermissionDatabaseTests {
             invocationID: "fedcba9876543210fedcba9876543210", at: 20)
         try database.recordKill(second)
 
-        #expect(try database.lastKill(app: app) == second)
-        #expect(try database.lastKill(app: "other") == nil)
+        #expect(database.lastKill(app: app) == second)
+        #expect(database.lastKill(app: "other") == nil)
         let entry = try #require(try database.history(app: app).first)
         #expect(entry.killed && entry.invocationID == first.invocationID)
         try database.close()

@@ -53,7 +53,7 @@ struct PermissionServiceChangeTests {
             }
             effects.append(.emitChanged(ChangedSignal(app: app, permission: permission, old: transition.old, new: transition.new, killed: expected)))
             #expect(outcome.effects == effects, context)
-            #expect(try harness.database.get(app: app, permission: permission) == transition.new, context)
+            #expect(harness.database.get(app: app, permission: permission) == transition.new, context)
             #expect(try harness.database.history(app: app).last?.killed == expected, context)
         }
     }
@@ -66,8 +66,8 @@ struct PermissionServiceChangeTests {
         #expect(harness.units.kills.isEmpty && outcome.kills.isEmpty)
         #expect(outcome.logs.map { $0.fields["KILL"] } == ["false"])
         #expect(outcome.signals.map(\.killed) == [false])
-        #expect(try harness.database.get(app: app, permission: .camera) == .allowed)
-        #expect(try harness.database.lastKill(app: app) == nil)
+        #expect(harness.database.get(app: app, permission: .camera) == .allowed)
+        #expect(harness.database.lastKill(app: app) == nil)
     }
 
     @Test("an app that exits between the check and the kill: the change is stored and answered, no kill recorded")
@@ -77,8 +77,8 @@ struct PermissionServiceChangeTests {
         #expect(outcome.reply == .success(.done))
         #expect(outcome.kills.isEmpty)
         #expect(outcome.logs.map { $0.fields["KILL"] } == ["false"])
-        #expect(try harness.database.get(app: app, permission: .camera) == .allowed)
-        #expect(try harness.database.lastKill(app: app) == nil)
+        #expect(harness.database.get(app: app, permission: .camera) == .allowed)
+        #expect(harness.database.lastKill(app: app) == nil)
     }
 
     @Test("an app whose own KillPolicy is android is not killed by a grant, while the daemon's ios policy would")
@@ -119,8 +119,8 @@ struct PermissionServiceChangeTests {
         #expect(outcome.logs.prefix(3).map { $0.fields["KILL"] } == ["true", "true", "false"], "location never kills under ios")
         #expect(outcome.signals.map(\.permission) == [.camera, .photos, .location])
         #expect(outcome.signals.map(\.killed) == [true, true, false])
-        #expect(try harness.database.list(app: app).values.allSatisfy { $0 == .notDetermined })
-        #expect(try harness.database.lastKill(app: app) == kill)
+        #expect(harness.database.list(app: app).values.allSatisfy { $0 == .notDetermined })
+        #expect(harness.database.lastKill(app: app) == kill)
         let resets = try harness.database.history(app: app).suffix(3)
         #expect(resets.map(\.invocationID) == [kill.invocationID, kill.invocationID, nil])
         #expect(resets.map(\.callerUID) == [0, 0, 0])
@@ -282,7 +282,7 @@ struct PermissionServiceChangeTests {
             database: harness.database, configuration: harness.service.configuration, units: units,
             inlineRetryDelays: [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)],
             sleep: { delay in waits.withLock { $0.append(delay) } })
-        let outcome = await service.handle(.set(app: app, permission: "camera", state: "denied"), callerUID: 0)
+        let outcome = await service.perform(.set(app: app, permission: "camera", state: "denied"), caller: Caller(uid: 0))
         #expect(outcome.error == nil && outcome.kills.count == 1)
         #expect(waits.withLock { $0 } == [.milliseconds(50), .milliseconds(200)], "two failed attempts, then the kill")
     }

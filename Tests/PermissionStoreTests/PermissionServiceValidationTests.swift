@@ -1,5 +1,4 @@
 import RelaunchContract
-import Synchronization
 import Testing
 @testable import PermissionStore
 
@@ -45,24 +44,28 @@ struct PermissionServiceValidationTests {
         #expect(try harness.database.apps().isEmpty)
     }
 
-    @Test("a non-root Set or Reset is refused with AccessDenied and stores nothing", arguments: [
-        PermissionRequest.set(app: "checkin-demo", permission: "camera", state: "allowed"),
-        .reset(app: "checkin-demo", permission: ""),
-        .reset(app: "checkin-demo", permission: "camera"),
-        .set(app: "Bad", permission: "nope", state: "nope"),
-    ])
-    func nonRootRefused(_ request: PermissionRequest) async throws {
-        let harness = try ServiceHarness()
-        try harness.preset(.camera, .denied)
-        let outcome = await harness.handle(request, as: 1000)
-        let error = try #require(outcome.error)
-        #expect(error == .accessDenied(error.message))
-        #expect(error.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
-        #expect(error.message.contains("only root (uid 0)") && error.message.contains("uid 1000"))
-        #expect(error.message.contains("run the command as root"))
-        #expect(outcome.effects.isEmpty && harness.units.kills.isEmpty)
-        #expect(try harness.database.get(app: app, permission: .camera) == .denied)
-        #expect(try harness.database.history(app: app).count == 1, "only the preset")
+    @Test("root only, the default authorizer: anyone else is refused with AccessDenied saying to run as root")
+    func rootOnly() async throws {
+        let authorizer = RootOnly()
+        let user = Caller(uid: 1000, busName: ":1.99")
+        for caller in [Caller(uid: 0), user] {
+            let change = await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeChange(by: caller) }
+            let read = await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeRead(of: "maps", by: caller) }
+            #expect((change == nil) == (caller.uid == 0) && (read == nil) == (caller.uid == 0), "uid \(caller.uid)")
+        }
+        let change = try #require(await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeChange(by: user) })
+        #expect(change.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
+        #expect(change.message.contains("only root (uid 0)") && change.message.contains("uid 1000"))
+        #expect(change.message.contains("run the command as root"))
+        let read = try #require(await refusal { () throws(PermissionServiceError) in try await authorizer.authorizeRead(of: "maps", by: user) })
+        #expect(read.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
+        #expect(read.message.contains("uid 1000") && read.message.contains("maps"))
+    }
+
+    /// The error `body` threw, or nil.
+    func refusal(_ body: () async throws(PermissionServiceError) -> Void) async -> PermissionServiceError? {
+        do throws(PermissionServiceError) { try await body() } catch { return error }
+        return nil
     }
 
     @Test("root reads every registered app; never-set permissions are not-determined")
@@ -83,62 +86,16 @@ struct PermissionServiceValidationTests {
         #expect(await harness.handle(.lastKill(app: app)).reply == .success(.lastKill(kill)))
     }
 
-    static let privateReads: [PermissionRequest] = [
-        .get(app: "maps", permission: "photos"), .list(app: "maps"), .lastKill(app: "maps"),
-    ]
-
-    @Test("an app reads its own permissions and kills: the caller runs in the unit registered for it", arguments: privateReads)
-    func appReadsItsOwn(_ request: PermissionRequest) async throws {
+    @Test("the app itself is a caller in the unit registered for it, whatever its uid; nothing else is")
+    func theApp() throws {
         let harness = try ServiceHarness()
-        try harness.preset(.photos, .allowed, app: "maps")
-        let outcome = await harness.handle(request, as: 1000, in: "maps.service")
-        #expect(outcome.error == nil, "\(outcome.reply)")
-        #expect(harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: "maps.service")))
-    }
-
-    @Test("anyone else reading an app's permissions or kills gets AccessDenied; ListApps is open", arguments: privateReads)
-    func strangersRefused(_ request: PermissionRequest) async throws {
-        let harness = try ServiceHarness()
-        try harness.preset(.photos, .allowed, app: "maps")
+        #expect(harness.service.isTheApp("maps", caller: Caller(uid: 1000, unit: "maps.service")))
+        #expect(harness.service.isTheApp("maps", caller: Caller(uid: 0, unit: "maps.service")))
         for unit in [nil, "checkin-demo.service", "session-3.scope", "maps.service.d"] {
-            let error = try #require(await harness.handle(request, as: 1000, in: unit).error, "\(unit ?? "no unit")")
-            #expect(error.dbusName == "org.freedesktop.DBus.Error.AccessDenied")
-            #expect(error.message.contains("uid 1000") && error.message.contains("maps"))
-            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: unit)))
+            #expect(!harness.service.isTheApp("maps", caller: Caller(uid: 1000, unit: unit)), "\(unit ?? "no unit")")
         }
-        #expect(await harness.handle(.listApps, as: 1000, in: nil).reply == .success(.apps(["checkin-demo", "maps"])))
-    }
-
-    /// Grants reads of any app (as polkit's `org.relaunch.permissions.read` does for the group
-    /// `relaunch`) and records whom it was asked about.
-    final class ReadGranting: Authorizer {
-        let asked = Mutex<[String]>([])
-        func authorizeChange(by caller: Caller) async throws(PermissionServiceError) {
-            throw .accessDenied("no changes")
-        }
-        func authorizeRead(of app: String, by caller: Caller) async throws(PermissionServiceError) {
-            asked.withLock { $0.append("\(caller.uid) \(app)") }
-        }
-    }
-
-    @Test("the authorizer is asked about reads of another app, and only those", arguments: privateReads)
-    func authorizerDecidesOtherReads(_ request: PermissionRequest) async throws {
-        let authorizer = ReadGranting()
-        let harness = try ServiceHarness(authorizer: authorizer)
-        #expect(await harness.handle(request, as: 1000, in: "session-3.scope").error == nil)
-        #expect(await harness.handle(request, as: 1000, in: "maps.service").error == nil)
-        #expect(await harness.handle(request, as: 0, in: nil).error == nil)
-        #expect(authorizer.asked.withLock { $0 } == ["1000 maps"], "asked once: for the caller outside maps' unit")
-    }
-
-    @Test("ListApps is answered without asking anyone; Set and Reset never are, not even root's")
-    func whatIsReadWithoutAsking() throws {
-        let harness = try ServiceHarness()
-        #expect(harness.service.readsWithoutAsking(.listApps, caller: Caller(uid: 1000, unit: nil)))
-        for request in [PermissionRequest.set(app: app, permission: "camera", state: "allowed"), .reset(app: app, permission: "")] {
-            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 0, unit: nil)))
-            #expect(!harness.service.readsWithoutAsking(request, caller: Caller(uid: 1000, unit: ServiceHarness.unit)))
-        }
+        #expect(!harness.service.isTheApp("nowhere", caller: Caller(uid: 1000, unit: "nowhere.service")), "not registered")
+        #expect(!harness.service.isTheApp("maps", caller: Caller(uid: 0)), "root is root, not the app")
     }
 
     @Test("a caller may be asked to authenticate only when its call said so: not interactive unless told")

@@ -15,10 +15,8 @@ struct ServiceHarness {
     /// - Parameters:
     ///   - policy: the kill policy; `checkin-demo` is configured with `checkin-demo.service`.
     ///   - units: the fake systemd; by default with `checkin-demo.service` running.
-    ///   - authorizer: who may change, and read apps other than the caller's own (root only by default).
     init(
-        policy: KillPolicy = .ios, units: FakeUnitController = FakeUnitController(active: [unit]),
-        authorizer: any Authorizer = RootOnly()
+        policy: KillPolicy = .ios, units: FakeUnitController = FakeUnitController(active: [unit])
     ) throws {
         directory = try TemporaryDirectory()
         database = try directory.openDatabase()
@@ -34,19 +32,14 @@ struct ServiceHarness {
                     AppRegistration(app: "maps", unit: "maps.service", permissions: [.camera, .photos], killPolicy: .android),
                 ])),
             units: units,
-            authorizer: authorizer,
             now: { clock.withLock { $0 += 1; return $0 } },
             inlineRetryDelays: [.zero, .zero, .zero], maximumKillAttempts: 3)
     }
 
-    /// Handles `request` as `uid` (root by default).
+    /// Performs `request` for `uid` (root by default). Who may make it is permissiond's access
+    /// check, from the interface's table (PermissionDaemonTests' PermissionsAccessTests).
     func handle(_ request: PermissionRequest, as uid: UInt32 = 0) async -> PermissionOutcome {
-        await service.handle(request, callerUID: uid)
-    }
-
-    /// Handles `request` as `uid` running in `unit` (as systemd would say of the caller's pid).
-    func handle(_ request: PermissionRequest, as uid: UInt32, in unit: String?) async -> PermissionOutcome {
-        await service.handle(request, caller: Caller(uid: uid, busName: ":1.99", unit: unit))
+        await service.perform(request, caller: Caller(uid: uid))
     }
 
     /// Stores `state` directly, bypassing the service (no kill, no effects).

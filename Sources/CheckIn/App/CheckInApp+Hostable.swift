@@ -1,5 +1,5 @@
 internal import RestorationKit
-package import RelaunchApp
+internal import RelaunchApp
 package import RelaunchContract
 
 /// The check-in app under the Relaunch host library: it needs the camera.

@@ -1,4 +1,4 @@
-package import RelaunchApp
+internal import RelaunchApp
 package import RelaunchContract
 internal import RestorationKit
 

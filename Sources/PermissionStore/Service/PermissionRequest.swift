@@ -10,15 +10,25 @@ package enum PermissionRequest: Sendable, Hashable {
     case list(app: String)
     /// `ListApps() -> as`: configured and stored app ids.
     case listApps
-    /// `Set(s app, s permission, s state)`; root only.
+    /// `Set(s app, s permission, s state)`.
     case set(app: String, permission: String, state: String)
-    /// `Reset(s app, s permission)`; an empty permission resets every permission. Root only.
+    /// `Reset(s app, s permission)`; an empty permission resets every permission.
     case reset(app: String, permission: String)
     /// `LastKill(s app) -> (sssst)`.
     case lastKill(app: String)
     /// `Lifecycle(s app, s lifecycle)`: the app went to the `background` or is `active` again
     /// (the app itself or root); starts and stops the clock of its one-time grants.
     case lifecycle(app: String, lifecycle: String)
+
+    /// The app the request is about (its first argument), or nil for ListApps.
+    package var app: String? {
+        switch self {
+        case .get(let app, _), .list(let app), .set(let app, _, _), .reset(let app, _), .lastKill(let app),
+            .lifecycle(let app, _):
+            app
+        case .listApps: nil
+        }
+    }
 }
 
 /// A successful answer to a ``PermissionRequest``, to be marshalled as the D-Bus reply.

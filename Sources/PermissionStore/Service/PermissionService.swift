@@ -2,12 +2,13 @@ import Foundation
 package import RelaunchContract
 import Synchronization
 
-/// The transport-free core of permissiond: validates, authorizes and answers each
+/// The transport-free core of permissiond: validates and answers each
 /// `org.relaunch.Permissions1` call, committing changes and killing apps as the policy says.
 ///
-/// The daemon turns each D-Bus call into a ``PermissionRequest``, calls ``handle(_:callerUID:)``
-/// with the caller's unix uid, replies with the outcome's `reply`, then performs its `effects`
-/// in order (journal entries, `Changed` signals).
+/// The daemon turns each D-Bus call into a ``PermissionRequest``, checks that the caller may make
+/// it (``isTheApp(_:caller:)`` and the ``Authorizer``, as the method's row of the interface's table
+/// says), calls ``perform(_:caller:)``, replies with the outcome's `reply`, then performs its
+/// `effects` in order (journal entries, `Changed` signals).
 ///
 /// A change is committed to the store first; only then is the app's unit killed (if the policy
 /// says the change kills, the app is configured with a unit, and that unit is running), and the
@@ -19,7 +20,8 @@ package struct PermissionService: Sendable {
     /// The kill policy and the units of configured apps.
     private let settings: Settings
     let units: any UnitController
-    let authorizer: any Authorizer
+    /// Who may change permissions, and read those of an app the caller is not (polkit, in permissiond).
+    package let authorizer: any Authorizer
     let now: @Sendable () -> UInt64
     /// How long to wait before each attempt to kill right after a commit (the first is at once).
     let inlineRetryDelays: [Duration]
@@ -88,62 +90,10 @@ package struct PermissionService: Sendable {
         UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
     }
 
-    /// Answers one request from the caller with unix uid `callerUID` (see ``handle(_:caller:)``).
-    package func handle(_ request: PermissionRequest, callerUID: UInt32) async -> PermissionOutcome {
-        await handle(request, caller: Caller(uid: callerUID))
-    }
-
-    /// Answers one request.
-    ///
-    /// Reads are answered by ``read(_:)``. Set and Reset are authorized first (``Authorizer``),
-    /// then their app id, permission and state are validated, in that order. An app id must be
-    /// registered, and the permission one the app uses; otherwise InvalidArgs says what is. Handle Set and Reset one at a time (permissiond has one writer), so that
-    /// `Changed` signals follow the order of the commits.
-    package func handle(_ request: PermissionRequest, caller: Caller) async -> PermissionOutcome {
-        do {
-            try await authorize(request, caller: caller)
-        } catch {
-            return PermissionOutcome(reply: .failure(error))
-        }
-        return await perform(request, caller: caller)
-    }
-
-    /// Throws `AccessDenied` unless `caller` may make `request` (reads: anyone; writes: the
-    /// ``Authorizer``). May wait for a person to authenticate; safe to run concurrently.
-    ///
-    /// Reads are private, as TCC's are: the app an app id names reads its own permissions (the
-    /// caller runs in the unit registered for it), root reads any, and anyone else only with the
-    /// authorizer's word (polkit's `org.relaunch.permissions.read`). ListApps tells only which
-    /// apps are registered, which apps.d shows anyone, and is open.
-    package func authorize(_ request: PermissionRequest, caller: Caller) async throws(PermissionServiceError) {
-        switch request {
-        case .listApps: return
-        case .get(let app, _), .list(let app), .lastKill(let app):
-            if mayRead(app, caller: caller) { return }
-            try await authorizer.authorizeRead(of: app, by: caller)
-        case .set, .reset: try await authorizer.authorizeChange(by: caller)
-        case .lifecycle(let app, _):
-            // Only the app itself (or root) says where it is in its life: no one may start
-            // another app's one-time clock.
-            guard mayRead(app, caller: caller) else {
-                throw .accessDenied("only \(Echo.quoted(app)) itself (a process of its registered unit) or root reports its lifecycle")
-            }
-        }
-    }
-
-    /// Whether `caller` may make `request` without asking anyone: a read by root or by the app
-    /// itself, or ListApps. (Anything else goes through ``authorize(_:caller:)``.)
-    package func readsWithoutAsking(_ request: PermissionRequest, caller: Caller) -> Bool {
-        switch request {
-        case .listApps: return true
-        case .get(let app, _), .list(let app), .lastKill(let app), .lifecycle(let app, _): return mayRead(app, caller: caller)
-        case .set, .reset: return false
-        }
-    }
-
-    /// Root, or a caller in the unit registered for `app` (the app id names a registered app).
-    private func mayRead(_ app: String, caller: Caller) -> Bool {
-        if caller.uid == 0 { return true }
+    /// Whether `caller` is the app `app` names: it runs in the unit registered for it, as systemd
+    /// said of its pid (the app id names a registered app). Who may call what, given this, is
+    /// permissiond's one access check, from `org.relaunch.Permissions1`'s table.
+    package func isTheApp(_ app: String, caller: Caller) -> Bool {
         guard let unit = caller.unit, let registered = configuration.unit(for: app) else { return false }
         return unit == registered
     }
@@ -175,7 +125,7 @@ package struct PermissionService: Sendable {
     }
 
     /// Answers a read (Get, List, ListApps, LastKill) at once, from the store's memory: it never
-    /// waits for a write. Any caller may read.
+    /// waits for a write. Whether the caller may is checked before (permissiond's access check).
     package func read(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
         let configuration = configuration
         do throws(PermissionServiceError) {

@@ -15,7 +15,11 @@ final class DaemonHarness: Sendable {
     let service: PermissionService
     let work: PermissionWork
 
-    init(apps: Int = 1, units: ScriptedUnits = ScriptedUnits(), inlineRetryDelays: [Duration] = [.zero]) throws {
+    /// `authorizer`: who may change, and read an app the caller is not (root only by default).
+    init(
+        apps: Int = 1, units: ScriptedUnits = ScriptedUnits(), inlineRetryDelays: [Duration] = [.zero],
+        authorizer: any Authorizer = RootOnly()
+    ) throws {
         var template = Array((NSTemporaryDirectory() + "permissiond-tests.XXXXXX").utf8CString)
         folder = String(cString: try #require(mkdtemp(&template)))
         database = try PermissionDatabase(path: folder + "/permissions.db")
@@ -24,7 +28,7 @@ final class DaemonHarness: Sendable {
         for index in 0..<apps { units.start(Self.unit(index)) }
         service = PermissionService(
             database: database, configuration: PermissionConfiguration(killPolicy: .ios, registry: AppRegistry(registrations)),
-            units: units, inlineRetryDelays: inlineRetryDelays, maximumKillAttempts: 10)
+            units: units, authorizer: authorizer, inlineRetryDelays: inlineRetryDelays, maximumKillAttempts: 10)
         work = PermissionWork(
             service: service,
             effects: EffectPerformer(logger: Logger(label: "permissiond-tests") { _ in SwiftLogNoOpLogHandler() }))
@@ -90,4 +94,10 @@ func withBound(_ bound: Duration, _ awaited: @autoclosure () -> String, _ body: 
         return first
     }
     if !finished { Issue.record("gave up after \(bound) waiting for \(awaited())") }
+}
+
+/// The error `body` threw, or nil when it let the caller through.
+func refusal(_ body: () async throws(PermissionServiceError) -> Void) async -> PermissionServiceError? {
+    do throws(PermissionServiceError) { try await body() } catch { return error }
+    return nil
 }
