@@ -1,106 +1,19 @@
 import Foundation
+import RelaunchContract
 import RelaunchTestSupport
 import Systemd
 
-/// checkin-demo driven as root over its bus and read back with busctl and the journal: what the bash
-/// checks' demo_* helpers did, for the fault and flood suites. Every step that waits has a bound.
-enum FaultApp {
-    static let unit = Permissiond.unit
-    static let bus = Bus.checkIn
+/// checkin-demo as the fault and flood suites drive it, beyond what AppChecksSupport's `Demo` does
+/// for every suite. Every step that waits has a bound.
+extension Demo {
     static let stateDirectory = "/var/lib/checkin-demo"
-    static let archive = "/var/lib/checkin-demo/restoration.archive"
-    static let modal = "TabViewController/CheckInViewController/CheckInModalNavigationController"
-    /// The app's journal entries the checks look for.
-    static let preservedID = "21ad727465684cd29e7b9bc1c3d456a7"
-    static let restoredID = "0c0151517edf47b1a988576b4b5e81e0"
-    static let launchedID = "0c3ece682843457296ab0da296a09171"
-
-    /// `busctl call --timeout=10` of METHOD on the app as root; throws unless it exits 0.
-    @discardableResult
-    static func call(_ method: String, _ signatureAndArguments: String...) throws -> String {
-        try Command.expect(0, ["busctl", "call", "--timeout=10"] + bus + [method] + signatureAndArguments).line
-    }
-
-    /// Whether the running instance of the unit answers Ready() with (true, its InvocationID), and what
-    /// was seen.
-    static func ready() throws -> (done: Bool, seen: String) {
-        let state = try Units.property(unit, "ActiveState")
-        guard state == "active" else { return (false, "\(unit) is \(state)") }
-        let invocation = try Units.property(unit, "InvocationID")
-        let answer = try Command.run(["busctl", "call", "--timeout=10"] + bus + ["Ready"])
-        guard answer.status == 0 else { return (false, "Ready() failed: \(answer.output)") }
-        return (answer.line == "(bs) true \"\(invocation)\"",
-                "Ready() of \(unit) (InvocationID \(invocation)) answered: \(answer.line)")
-    }
-
-    static func waitReady(timeout: Duration = .seconds(60)) throws {
-        try waitUntil("\(unit) to answer Ready() with (true, its InvocationID)", timeout: timeout) { try ready() }
-    }
 
     static func invocation() throws -> String { try Units.property(unit, "InvocationID") }
-
-    /// A value of the app's State() JSON at `path` (keys), printed as `jq -r` prints it.
-    static func state(_ path: String...) throws -> String {
-        let said = try Command.expect(0, ["busctl", "--json=short", "call", "--timeout=10"] + bus + ["State"]).stdout
-        let reply = try JSONSerialization.jsonObject(with: Data(said.utf8)) as? [String: Any]
-        guard let text = (reply?["data"] as? [Any])?.first as? String else {
-            throw CheckFailure("State() of \(unit) answered no JSON string: \(said)")
-        }
-        return FaultJSON.raw(FaultJSON.value(try FaultJSON.parse(text), path))
-    }
-
-    /// Force quit (discards every saved copy), start again, wait until ready.
-    static func restartFresh() throws {
-        try waitReady()
-        try call("Quit", "b", "true")
-        try waitUntil("\(unit) to be inactive after Quit(true)") {
-            let state = try Units.property(unit, "ActiveState")
-            return (state == "inactive", "\(unit) is \(state)")
-        }
-        try Command.expect(0, ["systemctl", "start", unit])
-        try waitReady()
-    }
 
     /// A fresh start of the app (drops its fd store), ready again.
     static func restart() throws {
         try Command.expect(0, ["systemctl", "restart", unit])
         try waitReady()
-    }
-
-    /// Shows the check-in modal with NOTE typed into it.
-    static func openModal(_ note: String) throws {
-        try call("Tap", "s", "tab:check-in")
-        try call("Tap", "s", "check-in")
-        try call("Type", "ss", "party-size", "3")
-        try call("Type", "ss", "note", note)
-        try FaultCheck.same(note, try state("modal", "note"), "note typed into the modal")
-    }
-
-    /// Kills the main process with SIGNAL, waits for systemd's restart and the new instance's READY;
-    /// returns the old and the new InvocationID.
-    @discardableResult
-    static func killAndWait(_ signal: String) throws -> (old: String, new: String) {
-        let restarts = try Units.restarts(unit)
-        let old = try invocation()
-        try Command.expect(0, ["systemctl", "kill", "--signal=\(signal)", unit])
-        try waitUntil("\(unit) NRestarts above \(restarts) after SIG\(signal)") {
-            let now = try Units.restarts(unit)
-            return (now > restarts, "\(unit) NRestarts=\(now)")
-        }
-        try waitReady()
-        let new = try invocation()
-        guard new != old else { throw CheckFailure("InvocationID did not change after SIG\(signal): \(new)") }
-        return (old, new)
-    }
-
-    /// The running instance restored the modal with NOTE.
-    static func expectRestored(_ note: String) throws {
-        try FaultCheck.same("restored", try state("launch", "outcome"), "launch.outcome")
-        try FaultCheck.same(note, try state("modal", "note"), "modal.note after the relaunch")
-        try FaultCheck.same("3", try state("modal", "partySize"), "modal.partySize after the relaunch")
-        try FaultCheck.same(modal, try state("presented"), "presented")
-        try FaultCheck.same("appDelegate", try state("restoredVia", modal), "restoredVia of the modal's navigation controller")
-        try FaultCheck.same("active", try state("lifecycle"), "lifecycle after the relaunch")
     }
 
     /// Waits until the instance INVOCATION logged an entry with MESSAGE_ID for which `condition` holds.
@@ -122,9 +35,9 @@ enum FaultApp {
 
     /// The running instance says, in both launch entries, that COPY restored it.
     static func expectRestored(from copy: String, invocation: String) throws {
-        for (id, name) in [(restoredID, "restoration finished"), (launchedID, "app launched")] {
+        for (id, name) in [(MessageID.restorationFinished.rawValue, "restoration finished"), (MessageID.appLaunched.rawValue, "app launched")] {
             let entries = try Journal.entries(["_SYSTEMD_INVOCATION_ID": invocation, "MESSAGE_ID": id], timeout: .seconds(60))
-            try FaultCheck.same(copy, entries.map { $0["ARCHIVE_SOURCE"] ?? "null" }.joined(separator: "\n"), "ARCHIVE_SOURCE of \(name)")
+            try Assert.equal(copy, entries.map { $0["ARCHIVE_SOURCE"] ?? "null" }.joined(separator: "\n"), "ARCHIVE_SOURCE of \(name)")
         }
     }
 
@@ -135,8 +48,8 @@ enum FaultApp {
     static func backgroundThenKill(_ note: String, copies: String) throws -> (old: String, new: String) {
         try call("Background")
         let instances = try killAndWait("KILL")
-        try expectRestored(note)
-        try waitForEntry(instances.old, preservedID, "the killed instance's 'state preserved' with ARCHIVE_COPIES=\(copies)",
+        try assertRestored(note)
+        try waitForEntry(instances.old, MessageID.statePreserved.rawValue, "the killed instance's 'state preserved' with ARCHIVE_COPIES=\(copies)",
                          field: "ARCHIVE_COPIES") { $0["ARCHIVE_COPIES"] == copies }
         return instances
     }
@@ -157,21 +70,9 @@ enum FaultApp {
     }
 }
 
-/// Assertions that end the check at once, as the bash checks' assert_* did, so a step after a failed
-/// one never runs on a broken state.
-enum FaultCheck {
-    /// Throws "WHAT: expected 'X', got 'Y'" unless they are equal.
-    static func same(_ expected: String, _ actual: String, _ what: String) throws {
-        guard expected == actual else { throw CheckFailure("\(what): expected '\(expected)', got '\(actual)'") }
-    }
-
-    /// Throws "WHAT does not contain 'NEEDLE'; it was: TEXT" unless it does.
-    static func contains(_ text: String, _ needle: String, _ what: String) throws {
-        guard text.contains(needle) else { throw CheckFailure("\(what) does not contain '\(needle)'; it was: \(text)") }
-    }
-
-    /// Runs an undo step of a check's cleanup (in a `defer`, which cannot throw): a failure is printed,
-    /// not lost, and the next undo step still runs.
+/// A check's cleanup in a `defer`, which cannot throw.
+enum Cleanup {
+    /// Runs an undo step: a failure is printed, not lost, and the next undo step still runs.
     static func undo(_ what: String, _ step: () throws -> Void) {
         do { try step() } catch { print("warning: undoing \(what) failed: \(error)") }
     }

@@ -35,7 +35,7 @@ struct JournalFloodChecks {
                             print('refused:', error); sys.exit(1)
                         print('accepted'); sys.exit(0)
                         """])
-                    try FaultCheck.contains(said.output, "refused", "\(user) writing to /run/systemd/journal.\(namespace)/\(socket)")
+                    try Assert.contains(said.output, "refused", "\(user) writing to /run/systemd/journal.\(namespace)/\(socket)")
                 }
             }
             try Command.expect(1, ["python3", "-c", """
@@ -172,9 +172,9 @@ private enum Flood {
     /// Takes the bound back and puts the set-aside files back beside what the journal holds now.
     static func unbound() {
         try? FileManager.default.removeItem(atPath: boundConf)
-        FaultCheck.undo("journald's restart without the bound") { try Command.expect(0, ["systemctl", "restart", "systemd-journald.service"]) }
+        Cleanup.undo("journald's restart without the bound") { try Command.expect(0, ["systemctl", "restart", "systemd-journald.service"]) }
         guard FileManager.default.fileExists(atPath: keep) else { return }
-        FaultCheck.undo("the set-aside journal files' return") {
+        Cleanup.undo("the set-aside journal files' return") {
             try Command.expect(0, ["cp", "-an", "\(keep)/.", "\(try journalFolder())/"])
             try Command.expect(0, ["rm", "-rf", keep])
         }
@@ -202,7 +202,7 @@ private enum Flood {
     /// for the relaunch.
     static func incident(_ state: String) throws {
         let said = try Command.expect(0, ["relaunchctl", "permission", "set", "checkin-demo", "camera", state, "--wait"])
-        try FaultCheck.contains(said.output, "killed", "relaunchctl permission set checkin-demo camera \(state) --wait")
+        try Assert.contains(said.output, "killed", "relaunchctl permission set checkin-demo camera \(state) --wait")
         try Command.expect(0, ["relaunchctl", "app", "wait-ready"])
     }
 
@@ -235,9 +235,9 @@ private enum Flood {
             let kinds = ((incident["events"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String }
             return kinds.contains("kill-sent") && kinds.contains("launched")
         }
-        try FaultCheck.same(String(want), String(whole.count), "camera changes with their kill and the app's launch after \(what)")
+        try Assert.equal(String(want), String(whole.count), "camera changes with their kill and the app's launch after \(what)")
         let missing = FaultJSON.value(review, ["summary", "missingFromJournal"])
-        try FaultCheck.same("0", missing == nil || missing is NSNull ? "absent" : FaultJSON.raw(missing),
+        try Assert.equal("0", missing == nil || missing is NSNull ? "absent" : FaultJSON.raw(missing),
                             "summary.missingFromJournal after \(what) (relaunchctl journal runs as root)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RelaunchContract
 import RelaunchTestSupport
 import Systemd
 import Testing
@@ -12,7 +13,7 @@ import Testing
 @Suite(.serialized, .enabled(if: Inside.sandbox, Inside.reason))
 struct ServiceFaultChecks {
     private let app = Permissiond.app
-    private let unit = FaultApp.unit
+    private let unit = Demo.unit
     private static let databaseFolder = "/var/lib/permissiond"
     private static let save = "/run/relaunch-check-permissiond"
     private static let filler = ".relaunch-check-filler"
@@ -27,9 +28,9 @@ struct ServiceFaultChecks {
     /// unmounts it and starts permissiond again. Leaves a directory that is not mounted as it is.
     private static func diskBack() {
         try? FileManager.default.removeItem(atPath: "\(databaseFolder)/\(filler)")
-        FaultCheck.undo("stopping permissiond") { try Command.expect(0, ["systemctl", "stop", "permissiond.service"]) }
+        Cleanup.undo("stopping permissiond") { try Command.expect(0, ["systemctl", "stop", "permissiond.service"]) }
         if (try? Command.run(["mountpoint", "-q", databaseFolder]).status) == 0 {
-            FaultCheck.undo("the database's move back below the tmpfs") {
+            Cleanup.undo("the database's move back below the tmpfs") {
                 try Command.expect(0, ["rm", "-rf", save])
                 try Command.expect(0, ["cp", "-a", databaseFolder, save])
                 try Command.expect(0, ["umount", databaseFolder])
@@ -38,7 +39,7 @@ struct ServiceFaultChecks {
                 try Command.expect(0, ["rm", "-rf", save])
             }
         }
-        FaultCheck.undo("starting permissiond") {
+        Cleanup.undo("starting permissiond") {
             try Command.expect(0, ["systemctl", "start", "permissiond.service"])
             try Units.waitActive("permissiond.service")
         }
@@ -46,7 +47,7 @@ struct ServiceFaultChecks {
 
     @Test func permissiondDatabaseOnAFullDiskRefusesASetCleanly() throws {
         let folder = Self.databaseFolder
-        try FaultApp.waitReady()
+        try Demo.waitReady()
         defer { Self.diskBack() }
         // The database moves onto a tmpfs of its size plus 2 MiB, mounted while permissiond is stopped.
         try Command.expect(0, ["systemctl", "stop", "permissiond.service"])
@@ -63,37 +64,37 @@ struct ServiceFaultChecks {
         let before = try Permissiond.get(app, "camera")
         let new = Permissiond.other(than: before)
         let lastKill = try Permissiond.lastKill(app)
-        let invocation = try FaultApp.invocation()
+        let invocation = try Demo.invocation()
         let daemon = try Units.property("permissiond.service", "MainPID")
         let history = try sql("SELECT count(*) FROM permission_history")
         try fill(folder, name: Self.filler)
-        try FaultCheck.same("0", try freeKiB(folder), "free space in \(folder)")
+        try Assert.equal("0", try freeKiB(folder), "free space in \(folder)")
 
         // The Set fails: exit 1, one line that says so.
         let refused = try Command.expect(1, ["relaunchctl", "permission", "set", app, "camera", new], timeout: .seconds(60))
         print("note: a Set on a full disk: \(refused.output)")
         let lines = refused.output.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false)
-        try FaultCheck.same("1", String(lines.count), "lines of relaunchctl's error")
+        try Assert.equal("1", String(lines.count), "lines of relaunchctl's error")
         // Nothing changed: the store, its history, the last kill, the app's instance, permissiond itself.
-        try FaultCheck.same(before, try Permissiond.get(app, "camera"), "camera after the failed Set")
-        try FaultCheck.same(lastKill, try Permissiond.lastKill(app), "LastKill after the failed Set")
-        try FaultCheck.same(invocation, try FaultApp.invocation(), "the app's instance (no kill for an unstored change)")
-        try FaultCheck.same(daemon, try Units.property("permissiond.service", "MainPID"), "permissiond's MainPID (it did not die)")
-        try FaultCheck.same(history, try sql("SELECT count(*) FROM permission_history"), "history rows")
-        try FaultCheck.same(before, try sql("""
+        try Assert.equal(before, try Permissiond.get(app, "camera"), "camera after the failed Set")
+        try Assert.equal(lastKill, try Permissiond.lastKill(app), "LastKill after the failed Set")
+        try Assert.equal(invocation, try Demo.invocation(), "the app's instance (no kill for an unstored change)")
+        try Assert.equal(daemon, try Units.property("permissiond.service", "MainPID"), "permissiond's MainPID (it did not die)")
+        try Assert.equal(history, try sql("SELECT count(*) FROM permission_history"), "history rows")
+        try Assert.equal(before, try sql("""
             SELECT coalesce((SELECT state FROM permission_state WHERE app = '\(app)' AND permission = 'camera'), 'not-determined')
             """), "camera in the database file")
-        try FaultCheck.same("ok", try sql("PRAGMA integrity_check"), "integrity of the database")
-        try FaultCheck.same("0", try sql("SELECT count(*) FROM pending_kill"), "kills owed")
+        try Assert.equal("ok", try sql("PRAGMA integrity_check"), "integrity of the database")
+        try Assert.equal("0", try sql("SELECT count(*) FROM pending_kill"), "kills owed")
 
         // Space back: the same Set is stored and kills the app once.
         try FileManager.default.removeItem(atPath: "\(folder)/\(Self.filler)")
         try Command.expect(0, ["relaunchctl", "permission", "set", app, "camera", new], timeout: .seconds(60))
         try Units.waitForChange(unit, "InvocationID", from: invocation)
-        try FaultApp.waitReady()
-        try FaultCheck.same(new, try Permissiond.get(app, "camera"), "camera once there was space")
-        try FaultCheck.same(new, try FaultApp.state("camera"), "camera of the relaunched app")
-        try FaultCheck.same(String((Int(history) ?? -1) + 1), try sql("SELECT count(*) FROM permission_history"), "history rows after the Set")
+        try Demo.waitReady()
+        try Assert.equal(new, try Permissiond.get(app, "camera"), "camera once there was space")
+        try Assert.equal(new, try Demo.state("camera"), "camera of the relaunched app")
+        try Assert.equal(String((Int(history) ?? -1) + 1), try sql("SELECT count(*) FROM permission_history"), "history rows after the Set")
     }
 
     /// journald and its sockets are all stopped; what their states were.
@@ -117,31 +118,31 @@ struct ServiceFaultChecks {
     /// app's next entry reaches it.
     @Test func journaldStoppedAppsKeepRunningAndRelaunching() throws {
         let note = "no journald \(getpid())"
-        try FaultApp.restartFresh()
+        try Demo.restartFresh()
         let pids = try otherAppPIDs()
-        defer { FaultCheck.undo("journald's start") { try Command.expect(0, ["systemctl", "start"] + Self.journald) } }
+        defer { Cleanup.undo("journald's start") { try Command.expect(0, ["systemctl", "start"] + Self.journald) } }
         try Command.expect(0, ["systemctl", "stop"] + Self.journald)
         try waitUntil("journald and its sockets to be stopped") { try journaldDown() }
-        try FaultApp.openModal(note)
+        try Demo.openModal(note)
         for round in 1...3 {
             let state = Permissiond.other(than: try Permissiond.get(app, "camera"))
-            let before = try FaultApp.invocation()
-            try FaultApp.call("Background")
+            let before = try Demo.invocation()
+            try Demo.call("Background")
             try Command.expect(0, ["relaunchctl", "permission", "set", app, "camera", state], timeout: .seconds(60))
             try Units.waitForChange(unit, "InvocationID", from: before)
-            try FaultApp.waitReady()
-            try FaultApp.expectRestored(note)
-            try FaultCheck.same(state, try FaultApp.state("camera"), "camera of the app relaunched in round \(round)")
+            try Demo.waitReady()
+            try Demo.assertRestored(note)
+            try Assert.equal(state, try Demo.state("camera"), "camera of the app relaunched in round \(round)")
         }
         let down = try journaldDown()
         guard down.done else { throw CheckFailure("journald came back while the apps logged (socket activation?): \(down.seen)") }
-        try FaultCheck.same(pids.joined(separator: "\n"), try otherAppPIDs().joined(separator: "\n"), "the other apps' MainPIDs")
+        try Assert.equal(pids.joined(separator: "\n"), try otherAppPIDs().joined(separator: "\n"), "the other apps' MainPIDs")
         try Command.expect(0, ["systemctl", "start"] + Self.journald)
-        let invocation = try FaultApp.invocation()
-        try FaultApp.call("Background")
-        try FaultApp.waitForEntry(invocation, FaultApp.preservedID, "'state preserved' with ARCHIVE_COPIES=file,fdstore once journald was back",
+        let invocation = try Demo.invocation()
+        try Demo.call("Background")
+        try Demo.waitForEntry(invocation, MessageID.statePreserved.rawValue, "'state preserved' with ARCHIVE_COPIES=file,fdstore once journald was back",
                                   field: "ARCHIVE_COPIES") { $0["ARCHIVE_COPIES"] == "file,fdstore" }
-        try FaultApp.call("Foreground")
+        try Demo.call("Foreground")
     }
 
     /// journald stops reading (SIGSTOP; its sockets stay), every journald: the default one (PID 1's
@@ -152,31 +153,31 @@ struct ServiceFaultChecks {
     /// dropped.
     @Test func journaldFrozenAppsKeepAnsweringAndRelaunching() throws {
         let note = "journald frozen \(getpid())"
-        try FaultApp.restartFresh()
-        try FaultApp.openModal(note)
-        let invocation = try FaultApp.invocation()
+        try Demo.restartFresh()
+        try Demo.openModal(note)
+        let invocation = try Demo.invocation()
         let restarts = try Units.restarts(unit)
         let namespace = try Units.property(unit, "LogNamespace")
         let journald = namespace.isEmpty ? "systemd-journald.service" : "systemd-journald@\(namespace).service"
         let thaw = ["systemctl", "kill", "--signal=CONT", "systemd-journald*.service"]
-        defer { FaultCheck.undo("thawing journald") { try Command.expect(0, thaw) } }
+        defer { Cleanup.undo("thawing journald") { try Command.expect(0, thaw) } }
         try Command.expect(0, ["systemctl", "kill", "--signal=STOP", "systemd-journald*.service"])
         let pid = try Units.property(journald, "MainPID")
         let state = try Command.expect(0, ["ps", "-o", "state=", "-p", pid]).line.prefix(1)
-        try FaultCheck.same("T", String(state), "the state of \(journald), the app's journald (stopped)")
+        try Assert.equal("T", String(state), "the state of \(journald), the app's journald (stopped)")
         for _ in 1...30 {
-            try FaultApp.call("Background")
-            try FaultApp.call("Foreground")
+            try Demo.call("Background")
+            try Demo.call("Foreground")
         }
-        try FaultCheck.same(invocation, try FaultApp.invocation(), "the app's instance after 60 calls (no watchdog abort)")
-        try FaultCheck.same(String(restarts), String(try Units.restarts(unit)), "NRestarts after 60 calls")
+        try Assert.equal(invocation, try Demo.invocation(), "the app's instance after 60 calls (no watchdog abort)")
+        try Assert.equal(String(restarts), String(try Units.restarts(unit)), "NRestarts after 60 calls")
         // A kill and relaunch with journald still frozen: the launch logs too.
-        try FaultApp.call("Background")
-        let instances = try FaultApp.killAndWait("KILL")
-        try FaultApp.expectRestored(note)
+        try Demo.call("Background")
+        let instances = try Demo.killAndWait("KILL")
+        try Demo.assertRestored(note)
         try Command.expect(0, thaw)
-        try FaultApp.call("Background")
-        try FaultApp.waitForWarning(instances.new, "log entries while journald was not reading them")
-        try FaultApp.call("Foreground")
+        try Demo.call("Background")
+        try Demo.waitForWarning(instances.new, "log entries while journald was not reading them")
+        try Demo.call("Foreground")
     }
 }

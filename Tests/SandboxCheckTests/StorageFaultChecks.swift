@@ -1,4 +1,5 @@
 import Foundation
+import RelaunchContract
 import RelaunchTestSupport
 import Systemd
 import Testing
@@ -10,20 +11,20 @@ import Testing
 /// "Faults the suite injects".) (Formerly tests/sandbox/checks/faults-storage.sh.)
 @Suite(.serialized, .enabled(if: Inside.sandbox, Inside.reason))
 struct StorageFaultChecks {
-    private let unit = FaultApp.unit
-    private let folder = FaultApp.stateDirectory
+    private let unit = Demo.unit
+    private let folder = Demo.stateDirectory
 
     /// The app force-quit (no saved state), then started again under the drop-in NAME holding TEXT;
     /// the returned undo removes it and restarts the app without it.
     private func freshApp(withDropIn name: String, _ text: String) throws -> () -> Void {
-        try FaultApp.restartFresh()
+        try Demo.restartFresh()
         let undo = { [unit] in
-            FaultCheck.undo("the drop-in \(name)") { try Units.removeDropIn(unit, name) }
-            FaultCheck.undo("the app's restart without \(name)") { try FaultApp.restart() }
+            Cleanup.undo("the drop-in \(name)") { try Units.removeDropIn(unit, name) }
+            Cleanup.undo("the app's restart without \(name)") { try Demo.restart() }
         }
         do {
             try Units.addDropIn(unit, name, text)
-            try FaultApp.restart()
+            try Demo.restart()
         } catch {
             undo()
             throw error
@@ -35,22 +36,22 @@ struct StorageFaultChecks {
     /// and SIGKILL; the modal comes back from the fd store's copy, the killed instance said the file
     /// failed and why, and no archive file was left.
     private func expectFdStoreRestore(_ note: String, error: String) throws {
-        let instances = try FaultApp.backgroundThenKill(note, copies: "fdstore")
-        try FaultApp.waitForWarning(instances.old, "could not keep the saved state file")
+        let instances = try Demo.backgroundThenKill(note, copies: "fdstore")
+        try Demo.waitForWarning(instances.old, "could not keep the saved state file")
         let failures = try Journal.entries(["_SYSTEMD_INVOCATION_ID": instances.old, "ARCHIVE_COPY": "file"])
-        try FaultCheck.contains(failures.map { $0["ERROR"] ?? "null" }.joined(separator: "\n"), error, "ERROR of the file's failure")
-        guard !FileManager.default.fileExists(atPath: FaultApp.archive) else {
-            throw CheckFailure("\(FaultApp.archive) exists although it could not be written (\(error))")
+        try Assert.contains(failures.map { $0["ERROR"] ?? "null" }.joined(separator: "\n"), error, "ERROR of the file's failure")
+        guard !FileManager.default.fileExists(atPath: Demo.archive) else {
+            throw CheckFailure("\(Demo.archive) exists although it could not be written (\(error))")
         }
-        try FaultApp.expectRestored(from: "fdstore", invocation: instances.new)
+        try Demo.expectRestored(from: "fdstore", invocation: instances.new)
     }
 
     @Test func readOnlyStateDirectoryRestoresFromTheFdStore() throws {
         let note = "read-only disk \(getpid())"
         let undo = try freshApp(withDropIn: "90-relaunch-check-read-only.conf", "[Service]\nReadOnlyPaths=\(folder)\n")
         defer { undo() }
-        try FaultCheck.contains(try Units.property(unit, "ReadOnlyPaths"), folder, "ReadOnlyPaths of the app")
-        try FaultApp.openModal(note)
+        try Assert.contains(try Units.property(unit, "ReadOnlyPaths"), folder, "ReadOnlyPaths of the app")
+        try Demo.openModal(note)
         try expectFdStoreRestore(note, error: "Read-only file system")
     }
 
@@ -58,31 +59,31 @@ struct StorageFaultChecks {
     /// stopped, so every instance's namespace sees it; the `defer` brings back the directory below it.
     @Test func fullStateDirectoryRestoresFromTheFdStore() throws {
         let note = "disk full \(getpid())"
-        try FaultApp.restartFresh()
+        try Demo.restartFresh()
         defer {
-            FaultCheck.undo("stopping the app") { try Command.expect(0, ["systemctl", "stop", unit]) }
+            Cleanup.undo("stopping the app") { try Command.expect(0, ["systemctl", "stop", unit]) }
             _ = try? Command.run(["umount", folder])
-            FaultCheck.undo("the app's restart on its own directory") { try FaultApp.restart() }
+            Cleanup.undo("the app's restart on its own directory") { try Demo.restart() }
         }
         try Command.expect(0, ["systemctl", "stop", unit])
         try Command.expect(0, ["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "relaunch-check-full", folder])
         try Command.expect(0, ["systemctl", "start", unit])
-        try FaultApp.waitReady()
-        try FaultApp.openModal(note)
+        try Demo.waitReady()
+        try Demo.openModal(note)
         // Fill it (root has no reserve on tmpfs), and see a write fail.
         try fill(folder)
-        try FaultCheck.same("0", try freeKiB(folder), "free space in \(folder)")
+        try Assert.equal("0", try freeKiB(folder), "free space in \(folder)")
         let probe = try Command.expect(1, ["sh", "-c", "head -c 4096 /dev/zero >\(folder)/.relaunch-check-probe"])
-        try FaultCheck.contains(probe.output, "No space left on device", "a write to the full state directory")
+        try Assert.contains(probe.output, "No space left on device", "a write to the full state directory")
         try expectFdStoreRestore(note, error: "No space left on device")
         // Space back: the next preservation writes both copies again.
         for name in [".relaunch-check-filler", ".relaunch-check-probe"] { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
-        let invocation = try FaultApp.invocation()
-        try FaultApp.call("Background")
-        try FaultApp.waitForEntry(invocation, FaultApp.preservedID, "'state preserved' with ARCHIVE_COPIES=file,fdstore once space came back",
+        let invocation = try Demo.invocation()
+        try Demo.call("Background")
+        try Demo.waitForEntry(invocation, MessageID.statePreserved.rawValue, "'state preserved' with ARCHIVE_COPIES=file,fdstore once space came back",
                                   field: "ARCHIVE_COPIES") { $0["ARCHIVE_COPIES"] == "file,fdstore" }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: FaultApp.archive))?[.size] as? NSNumber)?.intValue ?? 0
-        guard size > 0 else { throw CheckFailure("no \(FaultApp.archive) once space came back") }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: Demo.archive))?[.size] as? NSNumber)?.intValue ?? 0
+        guard size > 0 else { throw CheckFailure("no \(Demo.archive) once space came back") }
     }
 
     /// FileDescriptorStoreMax=0: the store is full before anything is in it. (Only the app's main
@@ -93,12 +94,12 @@ struct StorageFaultChecks {
         let mark = try Journal.mark()
         let undo = try freshApp(withDropIn: "90-relaunch-check-fd-store.conf", "[Service]\nFileDescriptorStoreMax=0\n")
         defer { undo() }
-        try FaultCheck.same("0", try Units.property(unit, "FileDescriptorStoreMax"), "FileDescriptorStoreMax of the app")
-        try FaultApp.openModal(note)
-        let instances = try FaultApp.backgroundThenKill(note, copies: "file,fdstore")
-        try FaultCheck.same("0", try Units.property(unit, "NFileDescriptorStore"), "fds in the unit's fd store")
+        try Assert.equal("0", try Units.property(unit, "FileDescriptorStoreMax"), "FileDescriptorStoreMax of the app")
+        try Demo.openModal(note)
+        let instances = try Demo.backgroundThenKill(note, copies: "file,fdstore")
+        try Assert.equal("0", try Units.property(unit, "NFileDescriptorStore"), "fds in the unit's fd store")
         try FaultJournal.waitFor("systemd's entry for the app naming FileDescriptorStoreMax", ["UNIT": unit, "_PID": "1"], after: mark,
                                  field: "MESSAGE") { $0.message?.contains("FileDescriptorStoreMax") == true }
-        try FaultApp.expectRestored(from: "file", invocation: instances.new)
+        try Demo.expectRestored(from: "file", invocation: instances.new)
     }
 }
