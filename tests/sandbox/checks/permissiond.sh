@@ -196,7 +196,7 @@ check_permissiond_reads() {
     done
     assert_contains "$(pd_call ListApps)" "\"$PD_APP\"" "ListApps (configured apps)"
     assert_eq '(sssst) "" "" "" "" 0' "$(pd_call LastKill s "$app")" "LastKill of an app never killed"
-    # Reads are private (tests/sandbox/checks/security.sh tries them all): not for uid 65534.
+    # Reads are private (SecurityChecks tries them all): not for uid 65534.
     expect_exit 1 pd_as_nobody dbus-send --system --print-reply --dest="$PD_DEST" "$PD_PATH" "$PD_IFACE.Get" \
         "string:$PD_APP" string:camera
     assert_contains "$EXPECT_OUTPUT" "org.relaunch.permissions.read" "Get by uid 65534"
