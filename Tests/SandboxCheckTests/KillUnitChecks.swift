@@ -11,7 +11,7 @@ import Testing
 @Suite(.serialized, .enabled(if: Inside.sandbox, Inside.reason))
 struct KillUnitChecks {
     @Test func killUnitAllowedForPermissiondOnAppUnits() throws {
-        try KillProbe.expect(0, try runLike(UnitFile.permissiond, KillProbe.killUnit()))
+        try expectLike(0, UnitFile.permissiond, KillProbe.killUnit())
     }
 
     /// relaunch-app-unit, which writes polkit's list of the units permissiond may kill, with permissiond's
@@ -92,7 +92,7 @@ struct KillUnitChecks {
         try Command.expect(0, ["systemctl", "reload", "permissiond.service"])
         try waitUntil("permissiond's user may kill zz-kill-probe.service", timeout: .seconds(30)) {
             let kill = try runLike(UnitFile.permissiond, KillProbe.killUnit("zz-kill-probe.service"))
-            return (kill.status == 0, "\(kill)")
+            return (kill.status == 0, "KillUnit exited \(kill.status): \(kill.output)")
         }
         if let allowed = try KillProbe.notRefused("zz-kill-other.service") {
             throw CheckFailure(#"a registration of 'zz\x2dkill\x2dother.service' let permissiond kill zz-kill-other.service: "# + allowed)
@@ -100,7 +100,7 @@ struct KillUnitChecks {
         if let allowed = try KillProbe.notRefused("polkit.service") {
             throw CheckFailure("after a registration with a quote, permissiond may kill polkit.service: \(allowed)")
         }
-        try KillProbe.expect(0, try runLike(UnitFile.permissiond, KillProbe.killUnit("checkin-demo.service")))
+        try expectLike(0, UnitFile.permissiond, KillProbe.killUnit("checkin-demo.service"))
         let written = try String(contentsOfFile: "\(folder)/50-relaunch-app-units.rules", encoding: .utf8)
         #expect(written.contains(#"zz\u005cx2dkill\u005cx2dother.service"#),
                 "the backslashes of a registered unit name are not escaped in 50-relaunch-app-units.rules: \(written)")
@@ -126,19 +126,19 @@ struct KillUnitChecks {
     }
 
     @Test func killUnitRefusedForPermissiondOnOtherUnits() throws {
-        let kill = try KillProbe.expect(1, try runLike(UnitFile.permissiond, KillProbe.killUnit("polkit.service")))
+        let kill = try expectLike(1, UnitFile.permissiond, KillProbe.killUnit("polkit.service"))
         try KillProbe.assertRefused(kill, "KillUnit of polkit.service by permissiond's user", askPolkit: true)
     }
 
     @Test func permissiondMayNotRestartOrStopApps() throws {
-        let restart = try KillProbe.expect(1, try runLike(UnitFile.permissiond, KillProbe.manager + ["RestartUnit", "ss", "checkin-demo.service", "replace"]))
+        let restart = try expectLike(1, UnitFile.permissiond, KillProbe.manager + ["RestartUnit", "ss", "checkin-demo.service", "replace"])
         try KillProbe.assertRefused(restart, "RestartUnit by permissiond's user", askPolkit: true)
     }
 
     /// permissiond resets the start-limit counter its own kills filled (a permission kill is not a crash).
     @Test func resetFailedAllowedForPermissiondOnAppUnitsOnly() throws {
-        try KillProbe.expect(0, try runLike(UnitFile.permissiond, KillProbe.manager + ["ResetFailedUnit", "s", "checkin-demo.service"]))
-        let other = try KillProbe.expect(1, try runLike(UnitFile.permissiond, KillProbe.manager + ["ResetFailedUnit", "s", "polkit.service"]))
+        try expectLike(0, UnitFile.permissiond, KillProbe.manager + ["ResetFailedUnit", "s", "checkin-demo.service"])
+        let other = try expectLike(1, UnitFile.permissiond, KillProbe.manager + ["ResetFailedUnit", "s", "polkit.service"])
         try KillProbe.assertRefused(other, "ResetFailedUnit of polkit.service by permissiond's user")
     }
 
@@ -159,7 +159,7 @@ struct KillUnitChecks {
             return
         }
         let plutil = URL(fileURLWithPath: found).resolvingSymlinksInPath().path
-        try KillProbe.expect(0, try runLike(UnitFile.checkInDemo, [plutil, "-help"]))
+        try expectLike(0, UnitFile.checkInDemo, [plutil, "-help"])
     }
 }
 
@@ -171,13 +171,6 @@ enum KillProbe {
 
     /// KillUnit(UNIT, main, SIGCONT).
     static func killUnit(_ unit: String = "checkin-demo.service") -> [String] { manager + ["KillUnit", "ssi", unit, "main", "18"] }
-
-    /// `result` when it exited with `status`; a `CheckFailure` naming it otherwise.
-    @discardableResult
-    static func expect(_ status: Int32, _ result: CommandResult) throws -> CommandResult {
-        guard result.status == status else { throw CheckFailure("\(result) (expected exit \(status))") }
-        return result
-    }
 
     /// nil when KillUnit(UNIT) as permissiond's user is refused (Access denied); what it did otherwise.
     static func notRefused(_ unit: String) throws -> String? {

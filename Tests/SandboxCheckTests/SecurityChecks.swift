@@ -90,7 +90,7 @@ struct SecurityChecks {
         let bus = "org.relaunch.CountriesDemo1"
         try Command.expect(0, ["systemctl", "start", unit])
         try Permissiond.call("Reset", "ss", "countries-demo", "location")
-        defer { try? Permissiond.call("Reset", "ss", "countries-demo", "location") }
+        defer { _ = try? Permissiond.call("Reset", "ss", "countries-demo", "location") }
         try waitUntil("countries-demo's location to be not-determined", timeout: .seconds(120)) {
             AttackedApp.stateIs("permissions.location", "not-determined", bus: bus)
         }
@@ -149,7 +149,7 @@ struct SecurityChecks {
         defer {
             stranger.stop()
             try? FileManager.default.removeItem(atPath: dir)
-            try? Permissiond.call("Reset", "ss", "checkin-demo", "camera")
+            _ = try? Permissiond.call("Reset", "ss", "checkin-demo", "camera")
             try? AttackedApp.waitReady()
         }
         let out = { (try? String(contentsOfFile: "\(dir)/out", encoding: .utf8)) ?? "" }

@@ -145,8 +145,11 @@ enum Stranger {
     }
 }
 
-/// polkit is up: a refusal must come from a decision, not from polkit being down.
+/// polkit is up: a refusal must come from a decision, not from polkit being down. polkit is started
+/// by D-Bus activation, as a first client starts it (a suite run alone may be its first client).
 func polkitAnswers(timeout: Duration = .seconds(120)) throws {
+    _ = try Command.run(["busctl", "call", "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+                         "org.freedesktop.DBus.Peer", "Ping"], timeout: timeout)
     try waitUntil("polkit to answer", timeout: timeout) {
         let down = try polkitIsDown()
         return (down == nil, down ?? "")
@@ -173,6 +176,21 @@ func runLike(_ unitFile: String, _ argv: [String]) throws -> CommandResult {
         properties += ["-p", String(line)]
     }
     return try Command.run(["systemd-run", "--pipe", "--wait", "--quiet", "-p", "DefaultDependencies=no"] + properties + argv)
+}
+
+/// Runs `argv` as `runLike` does; returns its result when it exited with `status`, and throws a
+/// `CheckFailure` naming the command (not the sandboxing settings), the unit file, what it exited with
+/// and what it said otherwise.
+@discardableResult
+func expectLike(_ status: Int32, _ unitFile: String, _ argv: [String]) throws -> CommandResult {
+    let result = try runLike(unitFile, argv)
+    guard result.status == status else {
+        let said = result.output.isEmpty ? "(nothing)" : result.output
+        throw CheckFailure(
+            "'\(argv.joined(separator: " "))' with the sandboxing of \(URL(fileURLWithPath: unitFile).lastPathComponent) "
+                + "exited \(result.status), expected \(status); output: \(said)")
+    }
+    return result
 }
 
 /// The unit files of the repository, as `runLike` takes them.
