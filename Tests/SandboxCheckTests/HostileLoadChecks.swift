@@ -13,11 +13,11 @@ struct HostileLoadChecks {
         let floods = try Floods()
         defer { floods.stop() }
         try Command.expect(0, ["relaunchctl", "permission", "set", "checkin-demo", "camera", "allowed"])
-        try AttackedApp.restartFresh()  // a known start, whatever checks before left on the screen
-        try AttackedApp.openModal("flooded")
-        try AttackedApp.call("Background")
+        try Demo.restartFresh()  // a known start, whatever checks before left on the screen
+        try Demo.openModal("flooded")
+        try Demo.call("Background")
         try floods.everything()
-        let unit = AttackedApp.unit
+        let unit = Demo.unit
         var invocations: [String] = []
         var times: [Int] = []
         let clock = ContinuousClock()
@@ -39,7 +39,7 @@ struct HostileLoadChecks {
                 guard now != invocation else {
                     throw CheckFailure("revocation \(i) (\(state)): the app runs in the same invocation (\(invocation)): not relaunched")
                 }
-                try AttackedApp.call("Background")  // the next change finds it in the background again, as the user left it
+                try Demo.call("Background")  // the next change finds it in the background again, as the user left it
             }
         }
         note("each revocation or grant with --wait, ms (set to restored): \(times.map(String.init).joined(separator: " "))")
@@ -58,14 +58,14 @@ struct HostileLoadChecks {
     @Test func readsAreAnswered() throws {
         let floods = try Floods()
         defer { floods.stop() }
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try Command.expect(0, ["relaunchctl", "permission", "set", "checkin-demo", "camera", "denied"])
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try floods.everything()
         // The app's first lookup (who is this caller? its unit?) lands in the flood: it is relaunched now,
         // reads its own permissions as itself at launch, and must see the store's.
-        try Command.expect(0, ["systemctl", "restart", AttackedApp.unit])
-        try AttackedApp.waitReady()
+        try Command.expect(0, ["systemctl", "restart", Demo.unit])
+        try Demo.waitReady()
         try waitUntil("checkin-demo's state to show camera denied") { AttackedApp.stateIs("permissions.camera", "denied") }
         let root = try Command.expect(0, Bus.call(Bus.permissions, "Get", "ss", "checkin-demo", "camera"))
         #expect(root.output.trimmingCharacters(in: .newlines) == "s \"denied\"", "root's Get under the flood: expected 's \"denied\"', got '\(root.output)'")
@@ -88,7 +88,7 @@ struct HostileLoadChecks {
     @Test func appDriveSurvivesStrangers() throws {
         let floods = try Floods()
         defer { floods.stop() }
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try polkitAnswers()
         // Strangers ask the app itself for its state (each call needs polkit's word), hundreds at once.
         try floods.start("app-a", Floods.users[0], "--connections", "100", "--pending", "16", "app-state", AttackedApp.bus)
@@ -99,7 +99,7 @@ struct HostileLoadChecks {
         }
         try Stranger.asMember(0, ["relaunchctl", "app", "--app", "checkin-demo", "screen"])
         try Command.expect(0, ["relaunchctl", "app", "--app", "checkin-demo", "state", "--json"])
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try floods.stopAndCount()
         try floods.pressed("app-a", 100)
         try floods.pressed("app-b", 100)

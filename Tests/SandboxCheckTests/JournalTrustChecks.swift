@@ -9,8 +9,8 @@ import Testing
 @Suite(.serialized, .enabled(if: Inside.sandbox, Inside.reason))
 struct JournalTrustChecks {
     @Test func forgedEntriesAreIgnoredAndCounted() throws {
-        _ = try Command.run(["systemctl", "reset-failed", AttackedApp.unit])
-        try Command.expect(0, ["systemctl", "start", AttackedApp.unit])
+        _ = try Command.run(["systemctl", "reset-failed", Demo.unit])
+        try Command.expect(0, ["systemctl", "start", Demo.unit])
         try Command.expect(0, ["relaunchctl", "app", "wait-ready"])
         // Start from camera allowed, so that the real change below is a revoke, which kills under any policy.
         try Command.expect(0, ["relaunchctl", "permission", "set", "checkin-demo", "camera", "allowed"])

@@ -9,10 +9,10 @@ import Testing
 @Suite(.serialized, .enabled(if: Inside.sandbox, Inside.reason))
 struct SecurityChecks {
     @Test func strangerReadsNoPermissions() throws {
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try polkitAnswers()
         try Permissiond.call("Set", "sss", "checkin-demo", "camera", "allowed")
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         for method in [
             ["Get", "string:checkin-demo", "string:camera"], ["List", "string:checkin-demo"],
             ["LastKill", "string:checkin-demo"], ["List", "string:banca-demo"],
@@ -37,13 +37,13 @@ struct SecurityChecks {
     /// The app reads its own permissions at launch (as the app, not root), and a process in an app's
     /// registered unit reads that app's permissions and no other app's.
     @Test func appReadsOnlyItsOwnPermissions() throws {
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try polkitAnswers()
         try Permissiond.call("Set", "sss", "checkin-demo", "camera", "denied")
         try waitUntil("checkin-demo's state to show camera denied", timeout: .seconds(120)) {
             AttackedApp.stateIs("permissions.camera", "denied")
         }
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         let unit = "relaunch-probe.service"
         try FileManager.default.createDirectory(atPath: "/run/relaunch/apps.d", withIntermediateDirectories: true)
         try "[App]\nUnit=\(unit)\nPermissions=camera\n".write(toFile: "/run/relaunch/apps.d/probe.conf", atomically: true, encoding: .utf8)
@@ -64,11 +64,11 @@ struct SecurityChecks {
     }
 
     @Test func strangerReadsNoAppScreenOrState() throws {
-        try AttackedApp.restartFresh()
-        defer { try? AttackedApp.restartFresh() }
+        try Demo.restartFresh()
+        defer { try? Demo.restartFresh() }
         try polkitAnswers()
         let secret = "my secret note \(ProcessInfo.processInfo.processIdentifier)"
-        try AttackedApp.openModal(secret)
+        try Demo.openModal(secret)
         for method in ["State", "Screen", "Elements"] {
             let said = try Command.expect(1, Bus.send(Bus.checkIn, method), as: .nobody)
             try Stranger.assertDenied(said, "\(method) by uid 65534", action: "org.relaunch.app.drive")
@@ -122,7 +122,7 @@ struct SecurityChecks {
     /// exec keeps the pid the agent is for. The agent shows the prompt, and its answer never comes; the
     /// terminal's input is a FIFO that nobody writes. Meanwhile everyone else is served.
     @Test func unansweredPromptStallsNobody() throws {
-        try AttackedApp.waitReady()
+        try Demo.waitReady()
         try polkitAnswers()
         let dir = "/run/relaunch-sec-prompt"
         try? FileManager.default.removeItem(atPath: dir)
@@ -150,7 +150,7 @@ struct SecurityChecks {
             stranger.stop()
             try? FileManager.default.removeItem(atPath: dir)
             _ = try? Permissiond.call("Reset", "ss", "checkin-demo", "camera")
-            try? AttackedApp.waitReady()
+            try? Demo.waitReady()
         }
         let out = { (try? String(contentsOfFile: "\(dir)/out", encoding: .utf8)) ?? "" }
         // The terminal ends its lines with \r\n, one Character: split on every kind of newline.
@@ -169,7 +169,7 @@ struct SecurityChecks {
             if i == 1, ended() {
                 throw CheckFailure("the stranger's call ended before another caller's Set was answered: \(out())")
             }
-            try AttackedApp.waitReady()
+            try Demo.waitReady()
         }
         let get = try Command.expect(0, ["busctl", "--timeout=15", "call"] + Bus.permissions + ["Get", "ss", "checkin-demo", "camera"],
                                      timeout: .seconds(20))
@@ -192,11 +192,11 @@ struct SecurityChecks {
     /// process makes them all, so the pace is the switch's): the app comes back restored, its unit
     /// never hits the start limit, and each killing change killed a distinct instance once.
     @Test func toggleBurstNeverCrashLoops() throws {
-        try AttackedApp.restartFresh()
-        defer { try? AttackedApp.restartFresh() }
+        try Demo.restartFresh()
+        defer { try? Demo.restartFresh() }
         let typed = "through the burst \(ProcessInfo.processInfo.processIdentifier)"
-        try AttackedApp.openModal(typed)
-        try AttackedApp.call("Background")
+        try Demo.openModal(typed)
+        try Demo.call("Background")
         let changes = 60
         let mark = try Journal.mark()
         try Command.expect(0, ["sh", "-c", """
@@ -208,10 +208,10 @@ struct SecurityChecks {
             done
             """])
         // The app comes back ready, or its unit fails: whichever happens first ends the wait.
-        let unit = AttackedApp.unit
+        let unit = Demo.unit
         try waitUntil("checkin-demo to be ready or failed", timeout: .seconds(120)) {
             if try Units.property(unit, "ActiveState") == "failed" { return (true, "") }
-            return try AttackedApp.ready()
+            return try Demo.ready()
         }
         if try Units.property(unit, "ActiveState") == "failed" {
             let limit = try Command.run(["journalctl", "--no-pager", "-q", "-u", unit, "-g", "repeated too quickly"]).stdout

@@ -5,54 +5,10 @@ import RelaunchTestSupport
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
-/// An app the attacks are aimed at, driven over its App1 as root: checkin-demo by default, what
-/// checkin-demo.sh's demo_* helpers did for the security, hostile-load and journal-trust suites.
+/// Any app's state JSON, read over its App1 as root (checkin-demo's by default); the driving itself is
+/// AppChecksSupport's `Demo`.
 enum AttackedApp {
     static let bus = "org.relaunch.CheckInDemo1"
-    static let unit = "checkin-demo.service"
-
-    /// `busctl call --timeout=10` of METHOD on checkin-demo's App1, as root; its stdout.
-    @discardableResult
-    static func call(_ method: String, _ signatureAndArguments: String...) throws -> String {
-        try Command.expect(0, ["busctl", "call", "--timeout=10"] + Bus.checkIn + [method] + signatureAndArguments).line
-    }
-
-    /// Whether the running instance of the unit answers Ready() with (true, its InvocationID), and
-    /// what was seen.
-    static func ready() throws -> (done: Bool, seen: String) {
-        let state = try Units.property(unit, "ActiveState")
-        guard state == "active" else { return (false, "\(unit) is \(state)") }
-        let invocation = try Units.property(unit, "InvocationID")
-        let answer = try Command.run(["busctl", "call", "--timeout=10"] + Bus.checkIn + ["Ready"])
-        guard answer.status == 0 else { return (false, "Ready() failed: \(answer.output)") }
-        return (answer.line == "(bs) true \"\(invocation)\"", "Ready() of \(unit) (InvocationID \(invocation)) answered: \(answer.line)")
-    }
-
-    static func waitReady(timeout: Duration = .seconds(60)) throws {
-        try waitUntil("\(unit) to be ready", timeout: timeout) { try ready() }
-    }
-
-    /// Force quit (discards every saved copy), start again, wait until ready.
-    static func restartFresh() throws {
-        try waitReady()
-        try call("Quit", "b", "true")
-        try waitUntil("\(unit) to be inactive") {
-            let state = try Units.property(unit, "ActiveState")
-            return (state == "inactive", "\(unit) is \(state)")
-        }
-        try Command.expect(0, ["systemctl", "start", unit])
-        try waitReady()
-    }
-
-    /// Shows the check-in modal with NOTE typed into it.
-    static func openModal(_ note: String) throws {
-        try call("Tap", "s", "tab:check-in")
-        try call("Tap", "s", "check-in")
-        try call("Type", "ss", "party-size", "3")
-        try call("Type", "ss", "note", note)
-        let typed = try state("modal.note")
-        guard typed == note else { throw CheckFailure("note typed into the modal: expected '\(note)', got '\(typed)'") }
-    }
 
     /// The value at the dotted PATH of the state JSON (State()) of the app on BUSNAME, as `jq -r`
     /// prints it (`null` when absent).
