@@ -72,8 +72,8 @@ let package = Package(
         .target(name: "RestorationKit"),
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
         // What every test target shares (commands as another user, temporary folders, bounded waits,
-        // journal matching); not a product: STYLE 18.
-        .target(name: "RelaunchTestSupport", dependencies: ["Systemd"]),
+        // journal matching, the apps' fake host); not a product: STYLE 18.
+        .target(name: "RelaunchTestSupport", dependencies: ["RelaunchApp", "RelaunchContract", "RestorationKit", "Systemd"]),
         .target(name: "RelaunchTesting", dependencies: ["RelaunchDriver", "RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         // relaunchctl's core: CLIError and its exit codes, the bus clients, which app a command drives
@@ -192,9 +192,15 @@ let package = Package(
         .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit", "RelaunchTestSupport"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "NotesTests", dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(
+            name: "CountriesTests",
+            dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
+        .testTarget(
+            name: "ColorboardTests",
+            dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
         .testTarget(name: "RelaunchHostTests", dependencies: [
             "RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "RestorationKit", "RelaunchTestSupport",
             "Systemd", .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
