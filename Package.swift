@@ -72,8 +72,8 @@ let package = Package(
         .target(name: "RestorationKit"),
         // Permission-toggle tests in Swift against apps running under systemd (a library product).
         // What every test target shares (commands as another user, temporary folders, bounded waits,
-        // journal matching); not a product: STYLE 18.
-        .target(name: "RelaunchTestSupport", dependencies: ["Systemd"]),
+        // journal matching, the apps' fake host); not a product: STYLE 18.
+        .target(name: "RelaunchTestSupport", dependencies: ["RelaunchApp", "RelaunchContract", "RestorationKit", "Systemd"]),
         .target(name: "RelaunchTesting", dependencies: ["RelaunchDriver", "RelaunchBus", "RelaunchContract", "Systemd"]),
         .target(name: "JournalReview", dependencies: ["RelaunchContract"]),
         // relaunchctl's core: CLIError and its exit codes, the bus clients, which app a command drives
@@ -187,30 +187,38 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract"]),
+        .testTarget(name: "RelaunchContractTests", dependencies: ["RelaunchContract", "RelaunchTestSupport"]),
         .testTarget(name: "RelaunchBusTests", dependencies: ["RelaunchBus", "RelaunchContract", "Systemd"]),
-        .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit"]),
+        .testTarget(name: "RestorationKitTests", dependencies: ["RestorationKit", "RelaunchTestSupport"]),
         .testTarget(name: "CheckInTests", dependencies: ["CheckIn", "RestorationKit", "RelaunchApp"]),
         .testTarget(name: "BancaTests", dependencies: ["Banca", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "CountriesTests", dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "ColorboardTests", dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
-        .testTarget(name: "NotesTests", dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract"]),
+        .testTarget(
+            name: "CountriesTests",
+            dependencies: ["Countries", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
+        .testTarget(
+            name: "ColorboardTests",
+            dependencies: ["Colorboard", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
+        .testTarget(
+            name: "NotesTests",
+            dependencies: ["Notes", "RestorationKit", "RelaunchApp", "RelaunchContract", "RelaunchTestSupport"]),
         .testTarget(name: "RelaunchHostTests", dependencies: [
-            "RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "RestorationKit", "Systemd",
-            .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
+            "RelaunchHost", "RelaunchApp", "RelaunchBus", "RelaunchContract", "RestorationKit", "RelaunchTestSupport",
+            "Systemd", .product(name: "Logging", package: "swift-log"), .product(name: "InMemoryLogging", package: "swift-log"),
         ]),
         .testTarget(
             name: "SystemdTests",
             dependencies: [
-                "Systemd",
+                "Systemd", "RelaunchTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore"], exclude: ["Fixtures"]),
+        .testTarget(name: "PermissionStoreTests", dependencies: ["PermissionStore", "RelaunchTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "PermissionDaemonTests",
-            dependencies: ["PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "Systemd", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PermissionDaemon", "PermissionStore", "RelaunchBus", "RelaunchContract", "RelaunchTestSupport", "Systemd",
+                .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"]
         ),
         // Behaviour checks of the apps under the sandbox's systemd, on RelaunchTesting: tests/sandbox/run
@@ -229,7 +237,8 @@ let package = Package(
         .testTarget(name: "JournalReviewTests", dependencies: ["JournalReview", "RelaunchContract"]),
         .testTarget(name: "RelaunchctlCoreTests", dependencies: ["RelaunchctlCore", "RelaunchContract", "Systemd"]),
         .testTarget(
-            name: "ScenarioKitTests", dependencies: ["ScenarioKit", "RelaunchBus", "RelaunchctlCore", "RelaunchContract"]),
+            name: "ScenarioKitTests",
+            dependencies: ["ScenarioKit", "RelaunchBus", "RelaunchctlCore", "RelaunchContract", "RelaunchTestSupport"]),
         .testTarget(
             name: "RelaunchctlTests",
             // Not on the relaunchctl target: the tests run the built binary (swift build builds every
@@ -237,7 +246,7 @@ let package = Package(
             // for static Testing and XCTest.
             dependencies: [
                 "CheckIn", "RestorationKit", "RelaunchContract", "RelaunchApp", "RelaunchctlJournal", "PermissionStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "RelaunchTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
     ]

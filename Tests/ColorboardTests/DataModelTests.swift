@@ -1,6 +1,7 @@
 @testable import Colorboard
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -24,19 +25,19 @@ struct ColorboardDataModelTests {
 
     @Test("a force quit discards the UI state but the list survives")
     func forceQuit() throws {
-        var host = HostRecord()
+        let host = FakeHost<ColorboardApp>()
         let app = try launchedApp()
-        try host.perform(try app.tap("add"), on: app)
+        try host.perform(try app.tap("add"), of: app)
         try app.type("name", "Teal")
-        try host.perform(try app.tap("done"), on: app)
-        try host.perform(try app.tap("color:c2"), on: app)
+        try host.perform(try app.tap("done"), of: app)
+        try host.perform(try app.tap("color:c2"), of: app)
         try app.type("name", "not kept")
-        try host.perform(app.background(), on: app)
-        try host.perform(app.foreground(), on: app)
+        try host.perform(app.background(), of: app)
+        try host.perform(app.foreground(), of: app)
         #expect(host.archive != nil)
         let effects = app.forceQuit()
         #expect(effects == [.discardSavedState(.forceQuit), .terminate])
-        try host.perform(effects, on: app)
+        try host.perform(effects, of: app)
         let after = try launchedApp(data: host.data, archive: host.archive)
         #expect(after.launchReport?.outcome == .fresh)
         #expect(after.state().editor == nil)

@@ -13,25 +13,6 @@ enum SeedPath {
     static let presentedEditor = newColorNavigation + "/BNRColorViewController"
 }
 
-/// What the host keeps of an app: the last archive it preserved and the last data it saved,
-/// carried out from the app's effects as `AppHost` does.
-struct HostRecord {
-    var archive: [UInt8]?
-    var data: [UInt8]?
-
-    /// Carries out `effects` on `app`: stores what `preserveState` and `saveData` ask for.
-    mutating func perform(_ effects: [AppEffect], on app: ColorboardApp) throws {
-        for effect in effects {
-            switch effect {
-            case .preserveState: archive = try app.preserve().bytes
-            case .saveData(let bytes): data = bytes
-            case .discardSavedState: archive = nil
-            default: break
-            }
-        }
-    }
-}
-
 /// A launched app: its data model loaded from `data`, restored from `archive` when given.
 func launchedApp(
     build: String = "1", photos: PermissionState = .denied, data: [UInt8]? = nil, archive: [UInt8]? = nil,

@@ -1,6 +1,7 @@
 @testable import Colorboard
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -15,14 +16,14 @@ struct ColorboardWalkTests {
     @Test("random walks come back the same after background and SIGKILL", arguments: 0..<40)
     func walk(seed: UInt64) throws {
         var random = SeededRandom(state: seed)
-        var host = HostRecord()
+        let host = FakeHost<ColorboardApp>()
         let photos: PermissionState = seed % 3 == 0 ? .allowed : .denied
         let app = try launchedApp(photos: photos)
         var steps: [String] = []
         for _ in 0..<Int.random(in: 1...30, using: &random) {
             if app.lifecycle == .background {
                 steps.append("foreground")
-                try host.perform(app.foreground(), on: app)
+                try host.perform(app.foreground(), of: app)
                 continue
             }
             let elements = app.elements()
@@ -30,13 +31,13 @@ struct ColorboardWalkTests {
             if element.isField {
                 let text = Self.texts.randomElement(using: &random) ?? ""
                 steps.append("type \(element.name) '\(text)'")
-                do { try host.perform(try app.type(element.name, text), on: app) } catch {}
+                do { try host.perform(try app.type(element.name, text), of: app) } catch {}
             } else {
                 steps.append("tap \(element.name)")
-                try host.perform(try app.tap(element.name), on: app)
+                try host.perform(try app.tap(element.name), of: app)
             }
         }
-        try host.perform(app.background(), on: app)
+        try host.perform(app.background(), of: app)
         let before = app.state()
 
         let after = try launchedApp(photos: photos, data: host.data, archive: host.archive)

@@ -1,6 +1,7 @@
 @testable import Countries
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -14,47 +15,12 @@ enum CountriesPath {
     static let settings = settingsNavigation + "/SettingsViewController"
 }
 
-/// What the host keeps for the app between two launches: the saved archive and the saved defaults,
-/// and what it does with the effects of input.
-final class FakeHost {
-    var archive: [UInt8]?
-    var data: [UInt8]?
-    var terminated = false
-
-    /// Carries out `effects` as RelaunchHost does (preserve, save data, discard, terminate).
-    func perform(_ effects: [AppEffect], of app: CountriesApp) throws {
-        for effect in effects {
-            switch effect {
-            case .preserveState: archive = try app.preserve().bytes
-            case .saveData(let bytes): data = bytes
-            case .discardSavedState: archive = nil
-            case .terminate: terminated = true
-            case .lifecycleChanged, .openSettings: break
-            }
-        }
-    }
-
+extension FakeHost<CountriesApp> {
     /// A new instance, as systemd's relaunch makes it: defaults loaded, then launched from the archive.
     func relaunch(
         build: String = "1", location: PermissionState = .allowed, countries: [Country] = Country.catalog
     ) throws -> CountriesApp {
-        let app = CountriesApp(buildNumber: build, location: location, countries: countries, wallClock: { 1_000 })
-        if let data { try app.loadData(data) }
-        app.launch(
-            candidates: archive.map { [ArchiveCandidate(source: "file", bytes: $0)] } ?? [],
-            restoringMark: MemoryRestoringMark())
-        terminated = false
-        return app
-    }
-
-    /// Taps `element` on `app` and carries out the effects.
-    func tap(_ app: CountriesApp, _ element: String) throws {
-        try perform(try app.tap(element), of: app)
-    }
-
-    /// Sends `app` to the background (it preserves).
-    func background(_ app: CountriesApp) throws {
-        try perform(app.background(), of: app)
+        try relaunch(CountriesApp(buildNumber: build, location: location, countries: countries, wallClock: { 1_000 }))
     }
 }
 

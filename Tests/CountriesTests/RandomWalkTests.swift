@@ -2,6 +2,7 @@ import FoundationEssentials
 @testable import Countries
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -24,7 +25,7 @@ struct RandomWalkTests {
     func walks(batch: Int) throws {
         for walkNumber in (batch * 100)..<(batch * 100 + 100) {
             var random = WalkGenerator(seed: Self.seed &+ UInt64(walkNumber))
-            let host = FakeHost()
+            let host = FakeHost<CountriesApp>()
             var app = try host.relaunch()
             var walk: [String] = []
             for _ in 0..<Int.random(in: 0...40, using: &random) {

@@ -1,6 +1,7 @@
 @testable import Countries
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct RestorationTests {
     @Test("the table's scroll position and selection, the pushed capital and the tab come back")
     func pushedCountry() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "scroll-down")
         try host.tap(before, "scroll-down")
@@ -38,7 +39,7 @@ struct RestorationTests {
 
     @Test("the settings tab comes back selected, the table under it where it was")
     func settingsTab() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "scroll-down")
         try host.tap(before, "country:Canberra")
@@ -54,7 +55,7 @@ struct RestorationTests {
 
     @Test("the switch is in the defaults, not the archive: a force quit loses the UI state but not the switch")
     func switchSurvivesForceQuit() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "tab:settings")
         try host.tap(before, "switch")
@@ -79,7 +80,7 @@ struct RestorationTests {
 
     @Test("a row deleted from the data between launches restores nothing: no selection, no pushed capital")
     func deletedSelectedRow() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "scroll-down")
         try host.tap(before, "country:Canberra")
@@ -97,7 +98,7 @@ struct RestorationTests {
 
     @Test("a deleted first visible row restores no scroll position; a row deleted above it moves nothing on screen")
     func deletedRows() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "scroll-down")
         try host.tap(before, "country:Yerevan")
@@ -117,7 +118,7 @@ struct RestorationTests {
 
     @Test("a location change updates the app in place: same hierarchy, new permission on screen and in the state")
     func locationInPlace() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let app = try host.relaunch(location: .notDetermined)
         try host.tap(app, "tab:settings")
         let before = app.state()
@@ -132,7 +133,7 @@ struct RestorationTests {
 
     @Test("precise location turned off: the app keeps running and says approximate")
     func approximateInPlace() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let app = try host.relaunch(location: .allowed)
         try host.tap(app, "tab:settings")
         let before = app.state()
@@ -146,7 +147,7 @@ struct RestorationTests {
 
     @Test("a damaged archive is discarded as corrupt; the defaults stay")
     func corruptArchive() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "tab:settings")
         try host.tap(before, "switch")
@@ -161,7 +162,7 @@ struct RestorationTests {
 
     @Test("an archive of another build is discarded (build-mismatch)")
     func otherBuild() throws {
-        let host = FakeHost()
+        let host = FakeHost<CountriesApp>()
         let before = try host.relaunch()
         try host.tap(before, "tab:settings")
         try host.background(before)

@@ -1,13 +1,14 @@
 @testable import Notes
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
 /// Editing, the picker and the windows, as a user drives them.
 @Suite struct InputTests {
     @Test func typingReplacesTheSelectionOrInsertsAtTheCaret() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let app = try host.relaunch()
         let window = try #require(app.sceneSummaries().first?.session)
         try host.type(app, "body", "abcd", scene: window)
@@ -25,20 +26,20 @@ import Testing
     }
 
     @Test func thePickerNeedsPhotos() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let denied = try host.relaunch(photos: .denied)
         try host.tap(denied, "attach")
         #expect(denied.elements().map(\.name).contains("open-settings"))
         #expect(!denied.elements().map(\.name).contains { $0.hasPrefix("photo:") })
         #expect(denied.elements().allSatisfy { !$0.isField }, "no typing while the picker is up")
-        let allowed = try FakeHost().relaunch(photos: .allowed)
+        let allowed = try FakeHost<NotesApp>().relaunch(photos: .allowed)
         try host.tap(allowed, "attach")
         #expect(allowed.elements().map(\.name).prefix(3) == ["photo:harbour.jpg", "photo:receipt.png", "photo:whiteboard.jpg"])
     }
 
     @Test("under limited photos the picker offers only the selected photos and says so; add-only offers none")
     func thePickerUnderLimitedPhotos() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let limited = try host.relaunch(photos: .limited)
         try host.tap(limited, "attach")
         #expect(limited.elements().map(\.name).filter { $0.hasPrefix("photo:") } == ["photo:receipt.png"])
@@ -46,14 +47,14 @@ import Testing
         #expect(throws: (any Error).self) { try host.tap(limited, "photo:harbour.jpg") }
         try host.tap(limited, "photo:receipt.png")
         #expect(limited.state().scenes[0].body == "[receipt.png]")
-        let addOnly = try FakeHost().relaunch(photos: .addOnly)
+        let addOnly = try FakeHost<NotesApp>().relaunch(photos: .addOnly)
         try host.tap(addOnly, "attach")
         #expect(addOnly.elements().map(\.name).contains("open-settings"))
         #expect(!addOnly.elements().map(\.name).contains { $0.hasPrefix("photo:") })
     }
 
     @Test func inputWithoutASceneGoesToTheKeyWindow() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let app = try host.relaunch()
         let first = try #require(app.sceneSummaries().first?.session)
         let second = try host.openScene(app)
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func anUnknownSceneIsRefusedInOneLineThatListsTheOpenOnes() throws {
-        let app = try FakeHost().relaunch()
+        let app = try FakeHost<NotesApp>().relaunch()
         let open = try #require(app.sceneSummaries().first?.session)
         #expect(throws: SceneInputError.unknownScene("nope", open: [open])) { try app.tap("attach", inScene: "nope") }
         let message = SceneInputError.unknownScene(String(repeating: "x", count: 200) + "\nmore", open: [open]).description
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func theLastWindowCannotBeClosed() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let app = try host.relaunch()
         let only = try #require(app.sceneSummaries().first?.session)
         #expect(!app.elements().map(\.name).contains("close-window"))
@@ -85,7 +86,7 @@ import Testing
     }
 
     @Test func aWindowAcceptsNothingInTheBackground() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let app = try host.relaunch()
         try host.background(app)
         #expect(app.elements().isEmpty)
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func everyWindowIsDrawnAndTheCaretShows() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let app = try host.relaunch()
         let window = try #require(app.sceneSummaries().first?.session)
         try host.type(app, "body", "hello", scene: window)

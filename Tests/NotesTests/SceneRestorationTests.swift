@@ -1,6 +1,7 @@
 @testable import Notes
 import RelaunchApp
 import RelaunchContract
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct SceneRestorationTests {
     /// Two windows: the first titled and typed into with its caret moved back, the second typed
     /// into with the attachment picker up (photos denied).
-    private func twoWindows(_ host: FakeHost) throws -> (NotesApp, first: String, second: String) {
+    private func twoWindows(_ host: FakeHost<NotesApp>) throws -> (NotesApp, first: String, second: String) {
         let app = try host.relaunch()
         let first = try #require(app.sceneSummaries().first?.session)
         try host.type(app, "title", "Shopping", scene: first)
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func bothWindowsComeBackWithTheirTextSelectionAndPicker() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let (app, first, second) = try twoWindows(host)
         try host.tap(app, "open-settings", scene: second)
         #expect(host.settingsOpened == [.photos])
@@ -52,7 +53,7 @@ import Testing
 
     /// The key window is not always the last one opened: it comes back from the app-level coder.
     @Test func theKeyWindowComesBackEvenWhenItIsNotTheLast() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let (app, first, _) = try twoWindows(host)
         try host.tap(app, "window:1")
         #expect(app.state().keyScene == first)
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aClosedWindowDoesNotComeBack() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let (app, first, second) = try twoWindows(host)
         try host.perform(try app.closeScene(first), of: app)
         #expect(app.sceneSummaries().map(\.session) == [second])
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func aFreshLaunchOpensOneWindowWithANewNote() throws {
-        let app = try FakeHost().relaunch()
+        let app = try FakeHost<NotesApp>().relaunch()
         let scenes = app.state().scenes
         #expect(app.state().common.launchOutcome == "fresh")
         #expect(scenes.count == 1)
@@ -84,7 +85,7 @@ import Testing
     /// The delegate declines another build's archive: the sessions come back (UIKit keeps them) but
     /// without their activities, so each window shows a new note; the notes themselves stay.
     @Test func anotherBuildKeepsTheWindowsWithoutTheirActivitiesAndKeepsTheNotes() throws {
-        let host = FakeHost()
+        let host = FakeHost<NotesApp>()
         let (app, first, second) = try twoWindows(host)
         try host.background(app)
         let back = try host.relaunch(build: "2")
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func theStateJSONHasTheContractsSceneKeys() throws {
-        let json = try FakeHost().relaunch().stateJSON()
+        let json = try FakeHost<NotesApp>().relaunch().stateJSON()
         for key in ["\"scenes\":[{", "\"session\":", "\"title\":", "\"activityType\":", "\"paths\":[\"NoteViewController\"]", "\"presented\":null"] {
             #expect(json.contains(key), "\(key) in \(json)")
         }

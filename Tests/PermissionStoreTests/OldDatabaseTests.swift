@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RelaunchContract
+import RelaunchTestSupport
 import Testing
 @testable import PermissionStore
 
@@ -12,8 +13,8 @@ struct OldDatabaseTests {
     let path: String
 
     init() throws {
-        directory = try TemporaryDirectory()
-        path = directory.file("permissions.db")
+        directory = try TemporaryDirectory(prefix: "permissionstore-tests")
+        path = directory.path("permissions.db")
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/permissions-v2-70d6c61.sql")
         let dump = try String(contentsOf: fixture, encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import RelaunchContract
+import RelaunchTestSupport
 import Testing
 @testable import PermissionStore
 
@@ -34,21 +35,21 @@ struct PermissionConfigurationTests {
 
     @Test("an absent file gives the built-in defaults; an existing empty file gives no apps")
     func defaultsWhenAbsent() throws {
-        let directory = try TemporaryDirectory()
-        #expect(try PermissionConfiguration.load(path: directory.file("missing.conf")) == .builtIn)
+        let directory = try TemporaryDirectory(prefix: "permissionstore-tests")
+        #expect(try PermissionConfiguration.load(path: directory.path("missing.conf")) == .builtIn)
         let empty = try directory.write("# nothing\n", to: "empty.conf")
         #expect(try PermissionConfiguration.load(path: empty) == PermissionConfiguration(killPolicy: .ios, units: [:]))
     }
 
     @Test("a file that cannot be read is an error naming it")
     func unreadable() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "permissionstore-tests")
         let error = try #require(throws: PermissionConfigurationError.self) {
             try PermissionConfiguration.load(path: directory.path)  // a directory
         }
         #expect(error.code == .unreadable && error.file == directory.path && error.line == nil)
         #expect(error.message == "cannot read the file (not a regular file); make it readable by permissiond or remove it")
-        let binary = directory.file("binary.conf")
+        let binary = directory.path("binary.conf")
         try Data([0xff, 0xfe, 0x00]).write(to: URL(fileURLWithPath: binary))
         let notText = try #require(throws: PermissionConfigurationError.self) { try PermissionConfiguration.load(path: binary) }
         #expect(notText.code == .unreadable && notText.message == "the file is not UTF-8 text")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RelaunchContract
+import RelaunchTestSupport
 import Testing
 @testable import PermissionStore
 
@@ -9,7 +10,7 @@ struct PermissionDatabaseTests {
     let directory: TemporaryDirectory
     let app = "checkin-demo"
 
-    init() throws { directory = try TemporaryDirectory() }
+    init() throws { directory = try TemporaryDirectory(prefix: "permissionstore-tests") }
 
     @Test("a permission never set is not-determined, and so is every permission in list")
     func defaults() throws {
@@ -61,7 +62,7 @@ struct PermissionDatabaseTests {
     @Test("an uncommitted transaction is invisible, and gone once rolled back")
     func uncommittedIsInvisible() throws {
         let database = try directory.openDatabase()
-        let raw = try DatabaseQueue(path: directory.file("permissions.db"))
+        let raw = try DatabaseQueue(path: directory.path("permissions.db"))
         try raw.writeWithoutTransaction { db in
             try db.beginTransaction()
             try db.execute(
@@ -157,7 +158,7 @@ struct PermissionDatabaseTests {
 
     @Test("a directory that does not exist gives cannotOpen naming the path")
     func missingDirectory() throws {
-        let path = directory.file("no/such/dir/permissions.db")
+        let path = directory.path("no/such/dir/permissions.db")
         let error = try #require(throws: PermissionDatabaseError.self) { try PermissionDatabase(path: path) }
         #expect(error.code == .cannotOpen)
         #expect(error.description.contains(path))
@@ -165,7 +166,7 @@ struct PermissionDatabaseTests {
 
     @Test("a schema that cannot be brought up to date gives migrationFailed naming the path")
     func migrationFails() throws {
-        let path = directory.file("foreign.db")
+        let path = directory.path("foreign.db")
         // A database some other program made, with a table of the name the first migration creates.
         let foreign = try DatabaseQueue(path: path)
         try foreign.write { db in try db.execute(sql: "CREATE TABLE permission_state (something TEXT)") }
@@ -181,7 +182,7 @@ struct PermissionDatabaseTests {
         _ = try database.set(app: app, permission: .camera, to: .allowed, callerUID: 0, at: 1)
         try database.close()
         // From now on every history row is refused, as a full disk would refuse it.
-        let raw = try DatabaseQueue(path: directory.file("permissions.db"))
+        let raw = try DatabaseQueue(path: directory.path("permissions.db"))
         try raw.write { db in
             try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON permission_history BEGIN SELECT RAISE(ABORT, 'refused'); END")
         }

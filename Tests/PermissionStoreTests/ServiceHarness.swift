@@ -1,4 +1,5 @@
 import RelaunchContract
+import RelaunchTestSupport
 import Synchronization
 @testable import PermissionStore
 
@@ -18,7 +19,7 @@ struct ServiceHarness {
     init(
         policy: KillPolicy = .ios, units: FakeUnitController = FakeUnitController(active: [unit])
     ) throws {
-        directory = try TemporaryDirectory()
+        directory = try TemporaryDirectory(prefix: "permissionstore-tests")
         database = try directory.openDatabase()
         self.units = units
         let clock = Mutex<UInt64>(1_000)

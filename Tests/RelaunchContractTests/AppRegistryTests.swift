@@ -1,4 +1,5 @@
 import RelaunchContract
+import RelaunchTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -74,13 +75,13 @@ struct AppRegistryTests {
 
     @Test("folders: an earlier folder's file wins, bad files are skipped and listed, other names ignored")
     func folders() throws {
-        let root = try TestFolder()
-        let etc = try root.folder("etc"), run = try root.folder("run"), lib = try root.folder("lib")
-        try root.write("\(etc)/a.conf", "[App]\nUnit=a-from-etc.service\n")
-        try root.write("\(lib)/a.conf", "[App]\nUnit=a-from-lib.service\n")
-        try root.write("\(run)/b.conf", "[App]\nUnit=b.service\nOops\n")
-        try root.write("\(lib)/c.conf", "[App]\nUnit=c.service\n")
-        try root.write("\(lib)/README", "not a registration")
+        let root = try TemporaryDirectory(prefix: "relaunch-apps")
+        let etc = try root.makeFolder("etc"), run = try root.makeFolder("run"), lib = try root.makeFolder("lib")
+        try root.write("[App]\nUnit=a-from-etc.service\n", to: "etc/a.conf")
+        try root.write("[App]\nUnit=a-from-lib.service\n", to: "lib/a.conf")
+        try root.write("[App]\nUnit=b.service\nOops\n", to: "run/b.conf")
+        try root.write("[App]\nUnit=c.service\n", to: "lib/c.conf")
+        try root.write("not a registration", to: "lib/README")
         let registry = AppRegistry.load(folders: [etc, run, lib, "\(root.path)/missing"])
         #expect(registry.ids == ["a", "c"])
         #expect(registry["a"]?.unit == "a-from-etc.service")
@@ -91,13 +92,13 @@ struct AppRegistryTests {
 extension AppRegistryTests {
     @Test("a file of exactly the largest size is read whole; one byte more is refused")
     func largestFile() throws {
-        let root = try TestFolder()
-        let folder = try root.folder("apps")
+        let root = try TemporaryDirectory(prefix: "relaunch-apps")
+        let folder = try root.makeFolder("apps")
         let head = "[App]\nUnit=x.service\n#"
         let tail = "\nBusName=org.example.Last1"
         let padding = String(repeating: "-", count: AppRegistry.maximumFileSize - head.utf8.count - tail.utf8.count)
-        try root.write("\(folder)/x.conf", head + padding + tail)
-        try root.write("\(folder)/y.conf", head + padding + "-" + tail)
+        try root.write(head + padding + tail, to: "apps/x.conf")
+        try root.write(head + padding + "-" + tail, to: "apps/y.conf")
         let registry = AppRegistry.load(folders: [folder])
         #expect(registry["x"]?.busName == "org.example.Last1", "the last byte of a file of the largest size was lost")
         #expect(registry.problems.map(\.fault) == ["larger than 64 KiB"])
@@ -111,39 +112,12 @@ extension AppRegistryTests {
 
     @Test("only .conf files are registrations: others, and . and .., are not read")
     func onlyConfFiles() throws {
-        let root = try TestFolder()
-        let folder = try root.folder("apps")
-        try root.write("\(folder)/a.conf", "[App]\nUnit=a.service\n")
-        try root.write("\(folder)/b.conf.bak", "broken")
-        try root.write("\(folder)/conf", "broken")
+        let root = try TemporaryDirectory(prefix: "relaunch-apps")
+        let folder = try root.makeFolder("apps")
+        try root.write("[App]\nUnit=a.service\n", to: "apps/a.conf")
+        try root.write("broken", to: "apps/b.conf.bak")
+        try root.write("broken", to: "apps/conf")
         let registry = AppRegistry.load(folders: [folder])
         #expect(registry.ids == ["a"] && registry.problems.isEmpty)
-    }
-}
-
-/// A scratch folder removed at the end of the test.
-final class TestFolder {
-    let path: String
-
-    init() throws {
-        var template = Array("/var/tmp/relaunch-apps-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw AppRegistrationProblem(file: "mkdtemp", line: nil, fault: "\(errno)") }
-        path = String(cString: made)
-    }
-
-    func folder(_ name: String) throws -> String {
-        let folder = path + "/" + name
-        mkdir(folder, 0o755)
-        return folder
-    }
-
-    func write(_ file: String, _ text: String) throws {
-        guard let handle = fopen(file, "w") else { throw AppRegistrationProblem(file: file, line: nil, fault: "\(errno)") }
-        fputs(text, handle)
-        fclose(handle)
-    }
-
-    deinit {
-        _ = system("rm -rf '\(path)'")
     }
 }

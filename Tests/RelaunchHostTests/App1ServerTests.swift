@@ -5,6 +5,7 @@ import RelaunchBus
 @testable import RelaunchHost
 import RestorationKit
 import Systemd
+import RelaunchTestSupport
 import Testing
 
 /// `org.relaunch.App1` as a hosted app answers it: who may drive the app, Ready, and the test hooks.
@@ -21,7 +22,7 @@ struct App1ServerTests {
 
     @Test("input and what the app shows are root's: anyone else is refused, naming the polkit action that would allow it")
     func strangersAreRefused() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let server = Self.server(in: directory, memory: InMemoryLogHandler())
             let calls: [(String, BusValues)] = [("State", []), ("Screen", []), ("Elements", []), ("Tap", [.string("open")])]
             for (member, arguments) in calls {
@@ -39,7 +40,7 @@ struct App1ServerTests {
 
     @Test("root drives the app, and so does a caller polkit authorized")
     func rootAndAuthorizedDrive() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let server = Self.server(in: directory, memory: InMemoryLogHandler())
             #expect(try server.handle(Self.call("Screen", uid: 0)).values.count == 1)
             _ = try server.handle(Self.call("Tap", uid: 0, [.string("open")]))
@@ -52,7 +53,7 @@ struct App1ServerTests {
 
     @Test("Ready is open to anyone and says the app is launched, with this instance's invocation id")
     func ready() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let server = Self.server(in: directory, memory: InMemoryLogHandler())
             #expect(try server.handle(Self.call("Ready", uid: 1000)) == BusReply(.structure([.bool(true), .string("")])))
         }
@@ -61,7 +62,7 @@ struct App1ServerTests {
     @Test("TestHook crash-next-restore and stall-next-restore arm their own flag, and say which")
     func testHooksArmTheirFlag() throws {
         for (hook, verb) in [("crash-next-restore", "abort"), ("stall-next-restore", "stall")] {
-            try AppDataTests.inTemporaryDirectory { (directory) throws in
+            try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
                 let memory = InMemoryLogHandler()
                 let server = Self.server(in: directory, memory: memory, testHooks: true)
                 #expect(try server.handle(Self.call("TestHook", uid: 0, [.string(hook)])) == .empty)
@@ -75,7 +76,7 @@ struct App1ServerTests {
 
     @Test("TestHook is refused without RELAUNCH_TEST_HOOKS=1, and to anyone but root")
     func testHooksOff() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let server = Self.server(in: directory, memory: InMemoryLogHandler())
             #expect {
                 _ = try server.handle(Self.call("TestHook", uid: 0, [.string("crash-next-restore")]))
@@ -118,7 +119,7 @@ struct App1ServerTests {
 
     @Test("a member the table lacks is UnknownMethod, naming it")
     func unknownMember() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let server = Self.server(in: directory, memory: InMemoryLogHandler())
             #expect {
                 _ = try server.handle(Self.call("Fly", uid: 0))

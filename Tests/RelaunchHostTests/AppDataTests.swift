@@ -1,26 +1,13 @@
 import Foundation
 @testable import RelaunchHost
+import RelaunchTestSupport
 import Testing
 
 @Suite("The app's data model on disk")
 struct AppDataTests {
-    /// A fresh directory under the system's temporary directory, removed by `body`'s end.
-    static func inTemporaryDirectory(_ body: (String) throws -> Void) throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try body(directory)
-    }
-
-    /// A fresh directory under the system's temporary directory.
-    static func makeTemporaryDirectory() throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdata-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     @Test("nothing saved reads as nil; a save reads back byte for byte and replaces the last")
     func roundTrip() throws {
-        try Self.inTemporaryDirectory { directory in
+        try TemporaryDirectory.with(prefix: "appdata") { directory in
             let data = AppData(directory: directory)
             #expect(try data.read() == nil)
             try data.write(Array("first".utf8))
@@ -31,7 +18,7 @@ struct AppDataTests {
 
     @Test("unreadable bytes are kept aside, not deleted, and the next launch finds no data")
     func setAside() throws {
-        try Self.inTemporaryDirectory { directory in
+        try TemporaryDirectory.with(prefix: "appdata") { directory in
             let data = AppData(directory: directory)
             try data.write([0xFF, 0x00, 0x7B])
             try data.setAside([0xFF, 0x00, 0x7B])

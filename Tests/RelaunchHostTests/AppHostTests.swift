@@ -3,6 +3,7 @@ import Logging
 import RelaunchApp
 import RelaunchContract
 @testable import RelaunchHost
+import RelaunchTestSupport
 import Testing
 
 /// The host between launch and exit: permission updates, SIGTERM and quits.
@@ -10,7 +11,7 @@ import Testing
 struct AppHostTests {
     @Test("a permission update is logged with its journal fields only when it changes what the app was told")
     func permissionUpdateLogsOnlyChanges() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory), permissions: [.camera: .denied])
             let updates = { entries(containing: "permission is now", in: memory) }
@@ -35,7 +36,7 @@ struct AppHostTests {
 
     @Test("SIGTERM in the background preserves the state, and says why it stops")
     func stopInBackgroundPreserves() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             try host.input { app in app.background() }
@@ -49,7 +50,7 @@ struct AppHostTests {
 
     @Test("SIGTERM in the foreground preserves nothing: the last background's state stays the one saved")
     func stopInForegroundKeepsLastSave() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             #expect(host.stateJSON().contains(#""lifecycle":"active""#))
@@ -61,7 +62,7 @@ struct AppHostTests {
 
     @Test("a quit preserves once and asks to exit; the SIGTERM that follows preserves nothing more")
     func quitThenStopPreservesOnce() async throws {
-        try await AppDataTests.inTemporaryDirectoryAsync { directory in
+        try await TemporaryDirectory.withAsync(prefix: "appdata") { directory in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             try host.input { app in app.quit() }
@@ -75,7 +76,7 @@ struct AppHostTests {
     /// What the app service logged as the reason it stopped, after `end` ended it (its task given).
     static func stopReasons(_ end: @escaping @Sendable (AppHost<SceneTestApp>, Task<Void, Never>) async throws -> Void) async throws -> [String] {
         var reasons: [String] = []
-        try await AppDataTests.inTemporaryDirectoryAsync { directory in
+        try await TemporaryDirectory.withAsync(prefix: "appdata") { directory in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             let service = Task { await AppService(host: host).run() }

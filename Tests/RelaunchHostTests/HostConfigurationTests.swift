@@ -1,5 +1,6 @@
 import Foundation
 @testable import RelaunchHost
+import RelaunchTestSupport
 import Testing
 
 /// What a hosted app makes of its command line and environment, and how it ends on bad ones.
@@ -35,7 +36,7 @@ struct HostConfigurationTests {
 
     @Test("a state directory that cannot be created ends the app with exit status 1, naming the directory")
     func uncreatableStateDirectory() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let missing = directory + "/no-parent/state"
             let error = Self.failure(["--state-directory", missing])
             #expect(error?.exitStatus == 1)
@@ -45,7 +46,7 @@ struct HostConfigurationTests {
 
     @Test("the state directory is created when missing (mode 0700) and taken as it is when it exists")
     func stateDirectoryCreated() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let state = directory + "/state"
             #expect(try Self.load(["--state-directory", state])?.stateDirectory == state)
             let attributes = try FileManager.default.attributesOfItem(atPath: state)
@@ -58,7 +59,7 @@ struct HostConfigurationTests {
 
     @Test("test hooks are on only with RELAUNCH_TEST_HOOKS=1")
     func testHooks() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let arguments = ["--state-directory", directory]
             #expect(try Self.load(arguments, ["RELAUNCH_TEST_HOOKS": "1"])?.testHooksEnabled == true)
             #expect(try Self.load(arguments)?.testHooksEnabled == false)
@@ -68,7 +69,7 @@ struct HostConfigurationTests {
 
     @Test("the build, app id, bus name and invocation id come from the environment, else the identity's defaults")
     func identityFromEnvironment() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let arguments = ["--state-directory", directory]
             let plain = try #require(try Self.load(arguments))
             #expect([plain.buildNumber, plain.appID, plain.busName] == ["7", "config-test", "org.relaunch.ConfigTest1"])

@@ -7,6 +7,7 @@ import RelaunchContract
 @testable import RelaunchHost
 import RestorationKit
 import Systemd
+import RelaunchTestSupport
 import Testing
 
 /// What a launch through the host reports: in the journal, and on READY=1's status line.
@@ -19,7 +20,7 @@ struct HostLaunchTests {
 
     @Test("a copy that cannot be restored is logged with its source, size and error; READY says the launch discarded, and why")
     func unrestorableCopy() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             try ArchiveFile(directory: directory, fileName: SavedState.fileName).write(Array("not an archive".utf8))
             let memory = InMemoryLogHandler()
             let (_, report) = launchSceneTestApp(in: directory, logger: memoryLogger(memory))
@@ -35,7 +36,7 @@ struct HostLaunchTests {
 
     @Test("a restore logs `restoration finished` once, with its source; a copy that restores is not logged as unrestorable")
     func restoredLaunch() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let (bytes, _, _) = try twoWindowsPreserved()
             try ArchiveFile(directory: directory, fileName: SavedState.fileName).write(bytes)
             let memory = InMemoryLogHandler()
@@ -51,7 +52,7 @@ struct HostLaunchTests {
 
     @Test("a first launch restores nothing and logs no `restoration finished`")
     func freshLaunch() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let (_, report) = launchSceneTestApp(in: directory, logger: memoryLogger(memory))
             #expect(journalEvents(.restorationFinished, in: memory).isEmpty)
@@ -63,13 +64,13 @@ struct HostLaunchTests {
     @Test("the fd store's copy restores; a passed descriptor of another name is ignored and named in the journal")
     func fdStoreCopy() throws {
         let (bytes, _, _) = try twoWindowsPreserved()
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let (_, report) = launchSceneTestApp(in: directory, logger: memoryLogger(memory), passed: [try Self.passed(bytes)])
             #expect(report.outcome == .restored)
             #expect(journalEvents(.restorationFinished, in: memory).map { $0["ARCHIVE_SOURCE"] } == ["fdstore"])
         }
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let (_, report) = launchSceneTestApp(
                 in: directory, logger: memoryLogger(memory), passed: [try Self.passed(bytes, name: "listening-socket")])
@@ -82,7 +83,7 @@ struct HostLaunchTests {
     @Test("an fd store copy over the hard limit is refused as too-large, read no further than one byte over it")
     func oversizedFdStoreCopy() throws {
         let hard = ArchiveLimits.default.hard
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let huge = [UInt8](repeating: 0, count: hard + 100)
             let (_, report) = launchSceneTestApp(in: directory, logger: memoryLogger(memory), passed: [try Self.passed(huge)])
@@ -95,7 +96,7 @@ struct HostLaunchTests {
 
     @Test("a permissiond without LastKill is an older one (a notice); any other failure to ask is a warning")
     func lastKillUnanswered() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let logger = memoryLogger(memory)
             let launcher = AppLauncher<SceneTestApp>(

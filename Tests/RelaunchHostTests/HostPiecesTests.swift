@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import RelaunchHost
+import RelaunchTestSupport
 import Testing
 
 /// The host's small parts: the invocation record, launch timing, fatal signals.
@@ -9,7 +10,7 @@ import Testing
 struct HostPiecesTests {
     @Test("the invocation record reads back the id written, and nothing from an empty or missing file")
     func invocationRecord() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let record = InvocationRecord(directory: directory)
             #expect(record.read() == nil)
             try record.write("3f0c9e2a")

@@ -57,12 +57,3 @@ func journalEvents(_ id: MessageID, in memory: InMemoryLogHandler) -> [[String: 
 func entries(containing text: String, in memory: InMemoryLogHandler) -> [InMemoryLogHandler.Entry] {
     memory.entries.filter { $0.message.description.contains(text) }
 }
-
-extension AppDataTests {
-    /// ``inTemporaryDirectory(_:)`` for an async `body`.
-    static func inTemporaryDirectoryAsync(_ body: (String) async throws -> Void) async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try await body(directory)
-    }
-}

@@ -4,6 +4,7 @@ import RelaunchBus
 import RelaunchContract
 @testable import RelaunchHost
 import Systemd
+import RelaunchTestSupport
 import Testing
 
 /// Which permission signals a hosted app believes: permissiond's `Changed` from the owner of its
@@ -39,7 +40,7 @@ struct PermissionFollowerTests {
 
     @Test("permissiond's Changed for this app's permission is applied")
     func changedFromOwner() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let signals = Self.signals(in: directory, memory: memory)
             signals.changed(Self.changed(from: Self.owner))
@@ -49,7 +50,7 @@ struct PermissionFollowerTests {
 
     @Test("a Changed about another app, or a permission this app does not have, changes nothing")
     func changedForOthers() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let signals = Self.signals(in: directory, memory: memory)
             signals.changed(Self.changed(from: Self.owner, app: "banca-demo"))
@@ -61,7 +62,7 @@ struct PermissionFollowerTests {
 
     @Test("a Changed from anyone but permissiond's owner changes nothing and is logged once per sender")
     func forgedChanged() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let signals = Self.signals(in: directory, memory: memory)
             for sender in [":1.99", ":1.99", nil, ":1.100", nil] {
@@ -76,7 +77,7 @@ struct PermissionFollowerTests {
 
     @Test("with no owner known (permissiond down), every Changed is a forgery")
     func noOwnerNoTrust() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let signals = Self.signals(in: directory, memory: memory, owner: nil)
             signals.changed(Self.changed(from: Self.owner))
@@ -86,7 +87,7 @@ struct PermissionFollowerTests {
 
     @Test("NameOwnerChanged from the bus daemon about permissiond's name moves the trust; from anyone else it does not")
     func ownerChanges() throws {
-        try AppDataTests.inTemporaryDirectory { (directory) throws in
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
             let memory = InMemoryLogHandler()
             let signals = Self.signals(in: directory, memory: memory)
             #expect(!signals.nameOwnerChanged(Self.nameOwnerChanged(from: ":1.99", to: ":1.99")))

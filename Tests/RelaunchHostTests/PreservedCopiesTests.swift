@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @testable import RelaunchHost
 import Systemd
+import RelaunchTestSupport
 import Testing
 
 @Suite("What one preservation kept, copy by copy")
@@ -72,7 +73,7 @@ struct PreservedCopiesTests {
     @Test("a writable state directory gets the file even when the fd store is not there",
           .enabled(if: ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] == nil))
     func writableDirectory() throws {
-        try AppDataTests.inTemporaryDirectory { directory in
+        try TemporaryDirectory.with(prefix: "appdata") { directory in
             let saved = SavedState(directory: directory, notifier: ServiceNotifier(), logger: Logger(label: "test"))
             let copies = saved.store(Array("archive".utf8))
             #expect(copies.kept == [.file])

@@ -6,6 +6,7 @@ import RelaunchContract
 @testable import RelaunchHost
 import RestorationKit
 import Systemd
+import RelaunchTestSupport
 import Testing
 
 /// The host around a scene-based app: its launch journals one entry per scene session, and closing a
@@ -14,7 +15,7 @@ import Testing
 struct SceneHostTests {
     @Test("a relaunch journals one entry per scene session before `app launched`: restored, or discarded with its own REASON")
     func perSceneEntries() throws {
-        try AppDataTests.inTemporaryDirectory { directory in
+        try TemporaryDirectory.with(prefix: "appdata") { directory in
             let (bytes, sessions, _) = try twoWindowsPreserved()
             try ArchiveFile(directory: directory, fileName: SavedState.fileName).write(try damagingRecord(containing: "second note", in: bytes))
             let memory = InMemoryLogHandler()
@@ -37,7 +38,7 @@ struct SceneHostTests {
 
     @Test("closing a window preserves at once: the file on disk drops the closed session though no background follows")
     func preserveAfterClose() throws {
-        try AppDataTests.inTemporaryDirectory { directory in
+        try TemporaryDirectory.with(prefix: "appdata") { directory in
             let memory = InMemoryLogHandler()
             let host = sceneTestHost(in: directory, logger: memoryLogger(memory))
             try host.input { app throws(SceneTestApp.InputError) in try app.tap("open") }

@@ -1,20 +1,19 @@
 import Glibc
+import RelaunchTestSupport
 import Testing
 
 /// `app list` and `--app` against registrations in a folder of the test's own ($RELAUNCH_APPS_D).
 @Suite("relaunchctl and the registered apps")
 struct AppListTests {
     /// A folder of registrations: checkin-demo, a second app and a bad file.
-    static func folder() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
+    static func folder() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         for (name, text) in [
             ("checkin-demo.conf", "[App]\nUnit=checkin-demo.service\nBusName=org.relaunch.CheckInDemo1\n"),
             ("notes-py.conf", "[App]\nUnit=notes-py.service\nPermissions=microphone\n"),
             ("broken.conf", "[App]\nColor=red\n"),
         ] {
-            let file = fopen(folder.path + "/" + name, "w")
-            fputs(text, file)
-            fclose(file)
+            try folder.write(text, to: name)
         }
         return folder
     }

@@ -1,5 +1,6 @@
 import Glibc
 import RestorationKit
+import RelaunchTestSupport
 import Testing
 
 /// `relaunchctl archive dump` reads as the app does: at most its 16 MiB, only a regular file, and
@@ -8,7 +9,7 @@ import Testing
 struct ArchiveDumpLimitsTests {
     @Test("a file over the app's hard limit is refused as too-large")
     func tooLarge() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let path = folder.path + "/restoration.archive"
         defer { unlink(path) }
         let file = try #require(fopen(path, "w"))
@@ -22,7 +23,7 @@ struct ArchiveDumpLimitsTests {
 
     @Test("a FIFO is refused at once, not waited on")
     func fifo() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let path = folder.path + "/restoration.archive"
         defer { unlink(path) }
         #expect(mkfifo(path, 0o600) == 0)
@@ -34,11 +35,11 @@ struct ArchiveDumpLimitsTests {
     @Test("as root, a symbolic link in the archive's place is not followed")
     func symlinkAsRoot() throws {
         guard geteuid() == 0 else { return }
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let target = folder.path + "/target"
         let path = folder.path + "/restoration.archive"
         defer { unlink(path); unlink(target) }
-        try folder.write("target", "secret")
+        try folder.write("secret", to: "target")
         #expect(symlink(target, path) == 0)
         let result = try Executable.run(["archive", "dump", path])
         #expect(result.status == 1)
@@ -58,7 +59,7 @@ struct ArchiveDumpLimitsTests {
         // archive stores the path once (about 40 KB in all).
         let deepest = try ArchiveCodec.decode(try ArchiveCodec.encode(archive)).archive.controllers[0]
         archive.controllers = Array(repeating: deepest, count: 3_000)
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let file = ArchiveFile(directory: folder.path)
         try file.write(try ArchiveCodec.encode(archive))
         let result = try Executable.run(["archive", "dump", file.path])

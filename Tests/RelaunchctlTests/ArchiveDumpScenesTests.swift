@@ -1,5 +1,6 @@
 import Foundation
 import RestorationKit
+import RelaunchTestSupport
 import Testing
 
 /// `relaunchctl archive dump` of a scene-based app's archive (format 4): every session, and a
@@ -33,7 +34,7 @@ struct ArchiveDumpScenesTests {
     }
 
     private static func dump(_ bytes: [UInt8], json: Bool) throws -> Executable.Result {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         try ArchiveFile(directory: folder.path, fileName: "restoration.archive").write(bytes)
         return try Executable.run(["archive", "dump", folder.path + "/restoration.archive"] + (json ? ["--json"] : []))
     }

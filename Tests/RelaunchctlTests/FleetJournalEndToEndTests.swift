@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import RelaunchTestSupport
 import Testing
 
 /// The fleet review end to end on real journal files: one relaunch sent through the real
@@ -13,18 +14,15 @@ struct FleetJournalEndToEndTests {
 
     /// A folder with both hosts' files, removed afterwards.
     final class Fleet {
-        let path: String
+        let directory: TemporaryDirectory
+        var path: String { directory.path }
 
         init() throws {
-            var template = Array("/tmp/relaunchctl-fleet-XXXXXX".utf8CString)
-            guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp failed: errno \(errno)") }
-            path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            directory = try TemporaryDirectory(prefix: "relaunchctl-fleet")
             for (hostname, machine, boot) in FleetJournalEndToEndTests.hosts {
                 try ExportedRelaunch.write(hostname: hostname, machine: machine, boot: boot, into: path)
             }
         }
-
-        deinit { _ = try? Executable.run(["-rf", path], program: "/bin/rm") }
     }
 
     func review(_ arguments: [String]) throws -> ReviewJSON {

@@ -1,5 +1,6 @@
 import PermissionStore
 import RelaunchContract
+import RelaunchTestSupport
 @testable import RelaunchctlJournal
 import Testing
 
@@ -11,15 +12,10 @@ import Glibc
 /// (still open, as permissiond keeps it), read by the review's own SQLite reader.
 @Suite("relaunchctl journal against permissiond's history")
 struct HistoryCheckTests {
-    /// A fresh folder for one test's database.
-    static func folder() -> String {
-        var template = Array("/tmp/relaunch-history-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
     @Test("a change of the history that no incident shows is named; the span, the app and an owed kill are kept to")
     func namesWhatTheJournalLacks() throws {
-        let folder = Self.folder()
+        let directory = try TemporaryDirectory(prefix: "relaunch-history")
+        let folder = directory.path
         let path = folder + "/permissions.db"
         let database = try PermissionDatabase(path: path)
         try database.set(app: "checkin-demo", permission: .camera, to: .allowed, callerUID: 0, at: 1_000)
@@ -51,7 +47,8 @@ struct HistoryCheckTests {
 
     @Test("nothing to compare with: another place, hosts chosen, or a database this user cannot read")
     func saysNothingWithoutTheDatabase() throws {
-        let folder = Self.folder()
+        let directory = try TemporaryDirectory(prefix: "relaunch-history")
+        let folder = directory.path
         let path = folder + "/permissions.db"
         _ = try PermissionDatabase(path: path)
         #expect(HistoryCheck(place: .live, hosts: [], databasePath: path).databasePath == path)

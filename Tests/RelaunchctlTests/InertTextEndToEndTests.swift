@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import RestorationKit
+import RelaunchTestSupport
 import Testing
 
 /// Issue 34's attack on the reader's terminal: text that a remote host or an app wrote carries an
@@ -21,7 +22,7 @@ struct InertTextEndToEndTests {
 
     @Test("A host whose name holds an escape sequence: the timeline, the host table and the --host error show it escaped; --json keeps it")
     func hostName() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         defer { _ = try? Executable.run(["-rf", folder.path], program: "/bin/rm") }
         let evil = "fleet-" + Self.attack
         // The journal files' names are the receiver's; the host name is what the entries claim.
@@ -71,7 +72,7 @@ struct InertTextEndToEndTests {
                     state: ["note": .string(Self.attack), "tags": .strings(["a\u{9D}b"])],
                     views: [ArchivedView(identifier: "view\u{1B}", className: "V\r", state: ["x" + Self.attack: .int(1)])]),
             ])
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let bytes = try ArchiveCodec.encode(archive)
         try ArchiveFile(directory: folder.path, fileName: "restoration.archive").write(bytes)
         let text = try Executable.run(["archive", "dump", folder.path + "/restoration.archive"])

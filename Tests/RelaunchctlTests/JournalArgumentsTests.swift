@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import RelaunchctlJournal
+import RelaunchTestSupport
 import Testing
 
 /// `relaunchctl journal` reads plain arguments without ArgumentParser (``JournalOptions/init(plainArguments:)``):
@@ -145,13 +146,13 @@ struct JournalArgumentsTests {
 
     @Test("reads plain arguments exactly as ArgumentParser does, and leaves all others to it", arguments: cases)
     func sameAsArgumentParser(_ test: Case) throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let other = folder.path + "/other"
         let odd = folder.path + "/a=b ü"
         let file = folder.path + "/remote-fleet-a.journal"
         mkdir(other, 0o755)
         mkdir(odd, 0o755)
-        try folder.write("remote-fleet-a.journal", "")
+        try folder.write("", to: "remote-fleet-a.journal")
         defer {
             rmdir(other)
             rmdir(odd)

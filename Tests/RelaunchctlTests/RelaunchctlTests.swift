@@ -3,6 +3,7 @@ import RelaunchApp
 import Glibc
 import RelaunchContract
 import RestorationKit
+import RelaunchTestSupport
 import Testing
 
 /// Runs the built `relaunchctl` the way a script would and checks what it prints and returns.
@@ -31,10 +32,8 @@ struct RelaunchctlTests {
 
     @Test("No system bus means unreachable: exit 69 with what to do")
     func unreachable() throws {
-        let apps = try TemporaryFolder()
-        let registration = fopen(apps.path + "/checkin-demo.conf", "w")
-        fputs("[App]\nUnit=checkin-demo.service\nBusName=org.relaunch.CheckInDemo1\n", registration)
-        fclose(registration)
+        let apps = try TemporaryDirectory(prefix: "relaunchctl-test")
+        try apps.write("[App]\nUnit=checkin-demo.service\nBusName=org.relaunch.CheckInDemo1\n", to: "checkin-demo.conf")
         let environment = [
             "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/relaunch-test-bus", "RELAUNCH_APPS_D=\(apps.path)",
         ]
@@ -62,7 +61,7 @@ struct RelaunchctlTests {
 
     @Test("An empty journal folder reviews to no incidents")
     func emptyJournal() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let result = try Executable.run(["journal", "--directory", folder.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("summary: 0 incidents, 0 kills, 0 restores, 0 discards"))
@@ -72,7 +71,7 @@ struct RelaunchctlTests {
 
     @Test("archive dump reads the seed scenario's archive and refuses a damaged one with its reason")
     func archiveDump() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let app = CheckInApp(buildNumber: "42", camera: .denied)
         _ = app.launch(candidates: [], restoringMark: MemoryRestoringMark())
         _ = try app.tap("tab:check-in")
@@ -108,9 +107,9 @@ struct RelaunchctlTests {
 
     @Test("scenario check reports a bad line as file:line with what is accepted")
     func scenarioCheck() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let path = folder.path + "/broken.scenario"
-        try folder.write("broken.scenario", "tap check-in\nset camera sometimes\n")
+        try folder.write("tap check-in\nset camera sometimes\n", to: "broken.scenario")
         let result = try Executable.run(["scenario", "check", path])
         #expect(result.status == 2)
         #expect(result.stderr.contains("broken:2: unknown state 'sometimes'"))
@@ -142,7 +141,7 @@ enum Executable {
     }
 
     static func run(_ arguments: [String], environment: [String] = [], program: String = path) throws -> Result {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "relaunchctl-test")
         let out = folder.path + "/out", err = folder.path + "/err"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -164,42 +163,6 @@ enum Executable {
         return Result(
             status: signal.map { 128 + $0 } ?? (status >> 8) & 0xff, stdout: try folder.read("out"),
             stderr: try folder.read("err"), signal: signal)
-    }
-}
-
-/// A folder under the build's temporary space, removed when the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/relaunchctl-test-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed: errno \(errno)") }
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        _ = made
-    }
-
-    deinit {
-        for name in ["out", "err", "broken.scenario", "restoration.archive"] { unlink(path + "/" + name) }
-        rmdir(path)
-    }
-
-    func write(_ name: String, _ text: String) throws {
-        guard let file = fopen(path + "/" + name, "w") else { throw TestFailure("cannot write \(name)") }
-        fputs(text, file)
-        fclose(file)
-    }
-
-    func read(_ name: String) throws -> String {
-        guard let file = fopen(path + "/" + name, "r") else { throw TestFailure("cannot read \(name)") }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            bytes += buffer[..<count]
-            if count < buffer.count { break }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import RelaunchTestSupport
 import Testing
 
 /// Per-scene entries on real journal files (written by the real systemd-journal-remote, read by the
@@ -24,10 +25,8 @@ struct SceneJournalEndToEndTests {
 
     @Test("the windows join their relaunch in the text and the JSON; the forged one does not")
     func scenesOnJournalFiles() throws {
-        var template = Array("/tmp/relaunchctl-scenes-XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw TestFailure("mkdtemp failed: errno \(errno)") }
-        let folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { _ = try? Executable.run(["-rf", folder], program: "/bin/rm") }
+        let directory = try TemporaryDirectory(prefix: "relaunchctl-scenes")
+        let folder = directory.path
         try ExportedRelaunch.write(hostname: "notes-host", machine: String(repeating: "c3", count: 16),
                                    boot: String(repeating: "d4", count: 16), into: folder, extra: Self.scenes)
 

@@ -1,4 +1,5 @@
 import Glibc
+import RelaunchTestSupport
 @testable import RestorationKit
 import Testing
 
@@ -8,7 +9,8 @@ import Testing
 struct ArchiveFileEdgeTests {
     @Test("a symbolic link to the archive is followed unless told not to, then refused with advice")
     func linkToArchive() throws {
-        let directory = try temporaryDirectory()
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let directory = folder.path
         let target = ArchiveFile(directory: directory, fileName: "target")
         try target.write(try sampleBytes())
         let file = ArchiveFile(directory: directory)
@@ -21,7 +23,8 @@ struct ArchiveFileEdgeTests {
 
     @Test("a loop of links followed is the system's ELOOP, without the advice about not following")
     func linkLoop() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         #expect(symlink(file.path, file.path) == 0)
         let error = #expect(throws: StorageError.self) { try file.read() }
         #expect(error?.code == ELOOP)
@@ -30,7 +33,8 @@ struct ArchiveFileEdgeTests {
 
     @Test("a path through a regular file is the system's ENOTDIR, whether links are followed or not")
     func pathThroughFile() throws {
-        let directory = try temporaryDirectory()
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let directory = folder.path
         let plain = ArchiveFile(directory: directory, fileName: "plain")
         try plain.write([1])
         let file = ArchiveFile(directory: plain.path)
@@ -43,7 +47,8 @@ struct ArchiveFileEdgeTests {
 
     @Test("removing an archive succeeds whatever errno held before")
     func removeWithClearErrno() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         try file.write([1, 2])
         errno = 0
         try file.remove()

@@ -1,4 +1,5 @@
 import Glibc
+import RelaunchTestSupport
 import RestorationKit
 import Testing
 
@@ -14,7 +15,8 @@ struct ArchiveFileTests {
 
     @Test("written bytes read back; a missing archive reads as nil")
     func writeThenRead() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         #expect(try file.read() == nil)
         let bytes = try sampleBytes()
         try file.write(bytes)
@@ -26,7 +28,8 @@ struct ArchiveFileTests {
 
     @Test("a temporary file left by an interrupted write is ignored and the old archive stays readable")
     func interruptedWrite() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         let old = try sampleBytes(generation: 1)
         try file.write(old)
         // A SIGKILL between creating the temporary file and the rename leaves half an archive there.
@@ -39,7 +42,8 @@ struct ArchiveFileTests {
 
     @Test("remove deletes the archive and a leftover temporary file; removing nothing is fine")
     func remove() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         try file.write(try sampleBytes())
         try writeRaw([1, 2, 3], to: file.temporaryPath)
         try file.remove()
@@ -50,7 +54,8 @@ struct ArchiveFileTests {
 
     @Test("an oversized file is read only up to the limit and refused as too-large")
     func oversized() throws {
-        let file = ArchiveFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let file = ArchiveFile(directory: folder.path)
         try file.write([UInt8](repeating: 7, count: 5000))
         let bytes = try #require(try file.read(limit: 100))
         #expect(bytes.count == 101)
@@ -69,7 +74,8 @@ struct ArchiveFileTests {
 
     @Test("the restoring mark file is set, seen and cleared")
     func restoringMark() throws {
-        let mark = RestoringMarkFile(directory: try temporaryDirectory())
+        let folder = try TemporaryDirectory(prefix: "relaunch-archive")
+        let mark = RestoringMarkFile(directory: folder.path)
         #expect(try !mark.isSet())
         try mark.set()
         #expect(try mark.isSet())

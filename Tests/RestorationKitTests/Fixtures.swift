@@ -179,11 +179,3 @@ func resealed(_ bytes: [UInt8]) -> [UInt8] {
     put(CRC32.checksum(bytes[ArchiveCodec.prefixSize...], continuing: CRC32.checksum(bytes[4..<12])), at: 12)
     return bytes
 }
-
-/// A new empty directory under /tmp.
-func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/relaunch-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    try #require(made != nil)
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

@@ -1,3 +1,4 @@
+import RelaunchTestSupport
 import Testing
 @testable import Systemd
 

@@ -1,3 +1,4 @@
+import RelaunchTestSupport
 import Testing
 @testable import Systemd
 
@@ -17,7 +18,7 @@ struct JournalDatagramTests {
 
     @Test("a reader that does not read: sends report busy once its queue is full, and never block")
     func busyReader() throws {
-        let directory = try TemporaryDirectory("journal-socket")
+        let directory = try TemporaryDirectory(prefix: "journal-socket")
         let path = directory.path + "/socket"
         let receiver = try DatagramReceiver(path: path)
         let fd = JournalDatagram.openSocket()
@@ -38,7 +39,7 @@ struct JournalDatagramTests {
 
     @Test("no one listening, or nothing at the path: unreachable")
     func unreachable() throws {
-        let directory = try TemporaryDirectory("journal-socket")
+        let directory = try TemporaryDirectory(prefix: "journal-socket")
         let fd = JournalDatagram.openSocket()
         defer { close(fd) }
         #expect(JournalDatagram.send([1], on: fd, to: directory.path + "/missing") == .unreachable)
@@ -47,7 +48,7 @@ struct JournalDatagramTests {
 
     @Test("a burst larger than journald's queue waits for room instead of losing entries")
     func burstWaitsForRoom() throws {
-        let directory = try TemporaryDirectory("journal-socket")
+        let directory = try TemporaryDirectory(prefix: "journal-socket")
         let path = directory.path + "/socket"
         let receiver = try DatagramReceiver(path: path)
         // Patience well past any scheduling delay of the reader below: the test is about waiting, not speed.

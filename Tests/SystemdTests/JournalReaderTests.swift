@@ -1,10 +1,11 @@
+import RelaunchTestSupport
 import Testing
 @testable import Systemd
 
 @Suite("Journal reader", .enabled(if: JournalFixture.isAvailable, "needs root, unshare and systemd-journald to write a real journal"))
 struct JournalReaderTests {
     @Test func readsEntriesFieldsTimestampsAndCursors() throws {
-        let directory = try TemporaryDirectory("journal")
+        let directory = try TemporaryDirectory(prefix: "journal")
         let reader = try JournalReader(directory: try JournalFixture.write(into: directory))
 
         try reader.addMatch("SYSLOG_IDENTIFIER", "relaunch-test")
@@ -41,7 +42,7 @@ struct JournalReaderTests {
     }
 
     @Test func picksWhatCurrentFieldsReads() throws {
-        let directory = try TemporaryDirectory("journal")
+        let directory = try TemporaryDirectory(prefix: "journal")
         let reader = try JournalReader(directory: try JournalFixture.write(into: directory))
         var picker = JournalFieldPicker(["MESSAGE", "LIFECYCLE", "NO_SUCH_FIELD", "_TRANSPORT", "MESSAGE_ID"])
         try reader.seekHead()
@@ -58,7 +59,7 @@ struct JournalReaderTests {
     }
 
     @Test func matchesCombineWithDisjunctions() throws {
-        let directory = try TemporaryDirectory("journal")
+        let directory = try TemporaryDirectory(prefix: "journal")
         let reader = try JournalReader(directory: try JournalFixture.write(into: directory))
 
         try reader.addMatch("MESSAGE_ID", "7cff30b26abb44549eb0f7570b7c2ef9")

@@ -1,3 +1,4 @@
+import RelaunchTestSupport
 import Testing
 @testable import Systemd
 
@@ -40,7 +41,7 @@ struct ServiceNotifierTests {
     }
 
     @Test func sendsReadyStatusAndStoresAFileDescriptor() throws {
-        let directory = try TemporaryDirectory("notify")
+        let directory = try TemporaryDirectory(prefix: "notify")
         let socketPath = directory.path + "/notify.sock"
         let receiver = try DatagramReceiver(path: socketPath)
         try ChildRun(.notify, environment: ["NOTIFY_SOCKET=\(socketPath)"]).expectPassed()

@@ -3,13 +3,15 @@ import Logging
 import PermissionDaemon
 import PermissionStore
 import RelaunchContract
+import RelaunchTestSupport
 import Synchronization
 import Testing
 
 /// permissiond's work (``PermissionWork``) over a real store in a temporary folder and a stand-in
 /// systemd (``ScriptedUnits``), with `apps` registered as `app-N` in `app-N.service`, all running.
 final class DaemonHarness: Sendable {
-    let folder: String
+    let directory: TemporaryDirectory
+    var folder: String { directory.path }
     let database: PermissionDatabase
     let units: ScriptedUnits
     let service: PermissionService
@@ -20,9 +22,8 @@ final class DaemonHarness: Sendable {
         apps: Int = 1, units: ScriptedUnits = ScriptedUnits(), inlineRetryDelays: [Duration] = [.zero],
         authorizer: any Authorizer = RootOnly()
     ) throws {
-        var template = Array((NSTemporaryDirectory() + "permissiond-tests.XXXXXX").utf8CString)
-        folder = String(cString: try #require(mkdtemp(&template)))
-        database = try PermissionDatabase(path: folder + "/permissions.db")
+        directory = try TemporaryDirectory(prefix: "permissiond-tests")
+        database = try PermissionDatabase(path: directory.path + "/permissions.db")
         self.units = units
         let registrations = (0..<apps).map { AppRegistration(app: Self.app($0), unit: Self.unit($0)) }
         for index in 0..<apps { units.start(Self.unit(index)) }
@@ -36,7 +37,6 @@ final class DaemonHarness: Sendable {
 
     deinit {
         try? database.close()
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     static func app(_ index: Int) -> String { "app-\(index)" }

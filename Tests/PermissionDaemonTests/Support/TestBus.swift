@@ -1,4 +1,5 @@
 import Foundation
+import RelaunchTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,15 +9,15 @@ import Glibc
 /// A dbus-daemon of the test's own, on a socket in a temporary folder, any user allowed; killed
 /// (by its own pid) by ``stop()``.
 final class TestBus: @unchecked Sendable {
-    let folder: String
+    let directory: TemporaryDirectory
+    var folder: String { directory.path }
     let address: String
     private let daemon = Process()
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "permissiond-bus.XXXXXX").utf8CString)
-        folder = String(cString: try #require(mkdtemp(&template)))
-        address = "unix:path=\(folder)/bus"
-        let configuration = folder + "/bus.conf"
+        directory = try TemporaryDirectory(prefix: "permissiond-bus")
+        address = "unix:path=\(directory.path)/bus"
+        let configuration = directory.path + "/bus.conf"
         try Data("""
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">

@@ -1,3 +1,4 @@
+import RelaunchTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ enum JournalFixture {
 
     /// Logs two structured entries (identifier `relaunch-test`) and one stdout line
     /// (identifier `relaunch-other`) and returns the directory holding the journal files.
-    static func write(into directory: borrowing TemporaryDirectory) throws -> String {
+    static func write(into directory: TemporaryDirectory) throws -> String {
         let journalDirectory = directory.path + "/journal"
         mkdir(journalDirectory, 0o755)
         let script = directory.path + "/write-journal.sh"

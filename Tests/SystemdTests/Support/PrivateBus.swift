@@ -1,3 +1,4 @@
+import RelaunchTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ final class PrivateBus {
     /// - Parameter authTimeoutMilliseconds: dbus-daemon's `auth_timeout`: how long a connection may
     ///   stay unauthenticated (unprocessed) before the daemon drops it (30 s on a real system bus).
     init(authTimeoutMilliseconds: Int? = nil) throws {
-        directory = try TemporaryDirectory("dbus")
+        directory = try TemporaryDirectory(prefix: "dbus")
         chmod(directory.path, 0o755)
         socketPath = directory.path + "/bus"
         let config = directory.path + "/bus.conf"

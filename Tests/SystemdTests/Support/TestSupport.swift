@@ -5,22 +5,6 @@ import Testing
 import Glibc
 #endif
 
-/// A fresh directory under /tmp, removed (recursively) by `remove()`.
-struct TemporaryDirectory: ~Copyable {
-    let path: String
-
-    init(_ prefix: String = "systemd-tests") throws {
-        var template = Array("/tmp/\(prefix).XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        try #require(made != nil, "mkdtemp failed: errno \(errno)")
-        path = String(cString: made!)
-    }
-
-    deinit {
-        _ = run(["/bin/rm", "-rf", path])
-    }
-}
-
 /// Runs `argv` to completion, returning its exit status; stdout/stderr are inherited.
 @discardableResult
 func run(_ argv: [String]) -> Int32 {
