@@ -2,7 +2,9 @@
 // permissiond's handlers pass them on: each line one call, its arguments apart by tabs, `root` or
 // `app` first (root, or uid 993 running in checkin-demo.service), e.g. `root<TAB>set<TAB>checkin-demo
 // <TAB>camera<TAB>allowed`. Every input gets a fresh database in a temporary folder, a systemd that
-// says every unit runs and a fixed clock; the calls are validated, authorized, stored and read back.
+// says every unit runs and a fixed clock; the calls are validated, performed (stored, killed) and read
+// back. Who may call what is permissiond's access check, tried for every method, caller and polkit
+// answer by PermissionDaemonTests' PermissionsAccessTests.
 // fuzz-build: PermissionStore
 // fuzz-link: PermissionStore RelaunchContract GRDB
 // fuzz-flags: -Xcc -fmodule-map-file=$CHECKOUTS/GRDB.swift/Sources/GRDBSQLite/module.modulemap
@@ -72,7 +74,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         default: continue
         }
         _ = service.read(request)
-        _ = blocking { await service.handle(request, caller: caller) }
+        _ = blocking { await service.perform(request, caller: caller) }
     }
     return 0
 }
