@@ -19,6 +19,11 @@ enum Bus {
     /// `dbus-send --system --print-reply` to METHOD of `object` (which prints the D-Bus error's name,
     /// where busctl prints only the errno's text).
     static func send(_ object: [String], _ method: String, _ arguments: String...) -> [String] {
+        send(object, method, arguments)
+    }
+
+    /// The same, with the `type:value` arguments in an array.
+    static func send(_ object: [String], _ method: String, _ arguments: [String]) -> [String] {
         ["dbus-send", "--system", "--print-reply", "--dest=\(object[0])", object[1], "\(object[2]).\(method)"] + arguments
     }
 

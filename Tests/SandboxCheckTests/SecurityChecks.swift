@@ -17,7 +17,7 @@ struct SecurityChecks {
             ["Get", "string:checkin-demo", "string:camera"], ["List", "string:checkin-demo"],
             ["LastKill", "string:checkin-demo"], ["List", "string:banca-demo"],
         ] {
-            let said = try Command.expect(1, Stranger.send(Bus.permissions, method[0], Array(method.dropFirst())), as: .nobody)
+            let said = try Command.expect(1, Bus.send(Bus.permissions, method[0], Array(method.dropFirst())), as: .nobody)
             try Stranger.assertDenied(said, "\(method.joined(separator: " ")) by uid 65534", action: "org.relaunch.permissions.read")
         }
         let get = try Command.expect(77, ["relaunchctl", "permission", "get", "checkin-demo", "camera"], as: .nobody)

@@ -84,11 +84,6 @@ enum Stranger {
         return try Command.expect(status, ["setpriv", "--reuid=\(member)", "--regid=\(member)", "--init-groups"] + argv)
     }
 
-    /// `dbus-send --system --print-reply` of `method` (with its `type:value` arguments) to `object`.
-    static func send(_ object: [String], _ method: String, _ arguments: [String]) -> [String] {
-        ["dbus-send", "--system", "--print-reply", "--dest=\(object[0])", object[1], "\(object[2]).\(method)"] + arguments
-    }
-
     /// The output is permissiond's or the app's refusal (not the bus policy's), naming the polkit
     /// action that would allow it.
     static func assertDenied(_ result: CommandResult, _ what: String, action: String) throws {
