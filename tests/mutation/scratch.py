@@ -56,6 +56,10 @@ package.products = []
 """
 
 
+# The checkout's directories, besides the targets, that tests read.
+DOCUMENTS = ("docs",)
+
+
 class Scratch:
     """One scratch package: dir holds Package.swift, the kept targets' sources and its own .build."""
 
@@ -84,6 +88,11 @@ class Scratch:
         for target in self.kept.values():
             path = target_path(target)
             mirror(os.path.join(self.root, path), os.path.join(self.dir, path))
+        # Some tests hold a document to the code (docs/PERMISSIONS.md's tables): they read it beside
+        # the package, so the scratch package carries the checkout's docs too.
+        for path in DOCUMENTS:
+            if os.path.isdir(os.path.join(self.root, path)):
+                mirror(os.path.join(self.root, path), os.path.join(self.dir, path))
 
     def write_if_changed(self, relative, text):
         path = os.path.join(self.dir, relative)
