@@ -103,41 +103,6 @@ build_root() {
     echo "$want" >"$cache/root.stamp"
 }
 
-# tree_packages OUT [OPTION...]: this checkout's packages (git's files and the new ones, as they are
-# now) in OUT, scripts/package's OPTIONs added. The release build is done in the cache's copy of the
-# sources, src-KEY, with build-KEY (KEY: the checkout's path), where tests/host/run builds the
-# previous commit first: written over it, this tree compiles only the modules that differ.
-tree_packages() {
-    local out=$1 key
-    shift
-    key=$(printf '%s' "$repo" | sha1sum | cut -c1-12)
-    (cd "$repo" && git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
-        [[ -e "$f" || -L "$f" ]] && printf '%s\0' "$f"
-    done | tar --null -T - -cf -) | refresh_tree "$cache/src-$key" || return 1
-    "$cache/src-$key/scripts/package" --build-only --scratch-path "$cache/build-$key" &&
-        "$repo/scripts/package" --out "$out" --bin-dir "$cache/build-$key/release" "$@"
-}
-
-# refresh_tree DIR: makes DIR hold the tree of the tar archive on stdin (and the checkout's
-# Package.resolved), writing only the files whose content changed, so that an unchanged file keeps
-# its time and SwiftPM does not compile it again, and removing those the archive lacks.
-refresh_tree() {
-    local dir=$1 f
-    rm -rf "$dir.new"
-    mkdir -p "$dir" "$dir.new"
-    tar -x -C "$dir.new" || return 1
-    [[ ! -f "$repo/Package.resolved" ]] || cp "$repo/Package.resolved" "$dir.new/"
-    (cd "$dir.new" && find . -type f) | while IFS= read -r f; do
-        # A plain cp: the time of now, later than the last build's (the archive's may be older).
-        cmp -s "$dir.new/$f" "$dir/$f" ||
-            { mkdir -p "$(dirname "$dir/$f")" && cp "$dir.new/$f" "$dir/$f" && chmod --reference="$dir.new/$f" "$dir/$f"; }
-    done
-    (cd "$dir" && find . -type f -not -path './out/*') | while IFS= read -r f; do
-        [[ -e "$dir.new/$f" ]] || rm -f "$dir/$f"
-    done
-    rm -rf "$dir.new"
-}
-
 # prepare_machine: root, the tools (installing mmdebstrap and systemd-container when missing), the
 # toolchain (RELAUNCH_HOST_TOOLCHAIN), the cache, and the machine lock (fd 8) unless the caller holds it.
 prepare_machine() {
