@@ -59,9 +59,10 @@ public enum RelaunchHost {
                 // Connected to the bus beforehand (its authentication and Hello are no part of a relaunch),
                 // but nothing is read before the wait returns: the permissions and the state come after the kill.
                 connection = .some(try? BusConnection.system())
-                takeOver = Standby.waitForTakeOver(since: timings.main, logger: logger)
+                let killed = Standby.waitForTakeOver(since: timings.main, logger: logger)
                 timings = LaunchTimings(main: LaunchTimings.now())
-                try becomeMainProcess(takeOver!, timings: timings, logger: logger)
+                try becomeMainProcess(killed, timings: timings, logger: logger)
+                takeOver = killed
             }
             group = try launch(configuration, takeOver: takeOver, connection: connection, logger: logger, timings: &timings, makeApp: makeApp)
         } catch {

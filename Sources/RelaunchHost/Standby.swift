@@ -186,13 +186,15 @@ final class StandbyKeeper: Sendable {
         send(Standby.dropArchive, fd: nil, on: link)
     }
 
+    /// Sends on the link; once it fails (the standby is gone: SIGTERM of a stop reaches it first, or it
+    /// died) the link is dropped and a kill is relaunched by systemd, as without a standby.
     private func send(_ tag: UInt8, fd: CInt?, on link: ProcessLink?) {
         guard let link else { return }
         do {
             try link.send(tag, fd: fd)
         } catch {
-            logger.warning("could not hand the standby the saved state; after a kill it restores from the file",
-                           metadata: ["ERROR": "\(error)"])
+            held.withLock { held in if held.link === link { held.link = nil } }
+            logger.notice("the standby is gone; a kill is relaunched by systemd", metadata: ["ERROR": "\(error)"])
         }
     }
 

@@ -34,12 +34,18 @@ package final class ProcessLink: Sendable {
         }
     }
 
-    /// Waits for the next message.
+    /// Waits for the next message. The other end's closing is ``Message/end`` whether or not it left
+    /// messages of ours unread (`ECONNRESET`).
     /// - Throws: ``SystemdError`` from recvmsg.
     package func receive() throws(SystemdError) -> Message {
         var tag: CChar = 0
         var received: CInt = -1
-        let count = try sysCall("recvmsg", on: "the standby link") { csystemd_receive_tag(fd, &tag, &received) }
+        let count: CInt
+        do {
+            count = try sysCall("recvmsg", on: "the standby link") { csystemd_receive_tag(fd, &tag, &received) }
+        } catch where error.code.rawValue == ECONNRESET {
+            return .end  // the other end closed with messages of ours unread: it is gone all the same
+        }
         if count == 0 { return .end }
         return .tag(UInt8(bitPattern: tag), fd: received >= 0 ? received : nil)
     }
