@@ -129,7 +129,12 @@ static inline int csystemd_announce_leave_on(int fd) {
     static const int signals[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGQUIT, SIGSYS, SIGHUP,
         SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT };
     static int registered = 0;
-    csystemd_leave_link = fd;
+    /* A descriptor of its own, never closed: the link object may be released (and its descriptor
+     * closed) while the process winds down, before exit() announces the end on it. */
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (own < 0) return -1;
+    if (csystemd_leave_link >= 0) close(csystemd_leave_link);
+    csystemd_leave_link = own;
     if (!registered) {
         if (atexit(csystemd_announce_leave) != 0) return -1;
         registered = 1;
