@@ -186,7 +186,10 @@ package struct AppLink: Sendable {
                 }
             }
         }
-        let exitToReady: Duration? = oldInvocation != nil && snapshot.activeEnterUSec > snapshot.activeExitUSec
+        // A take-over (same invocation, another main process) never leaves `active`: the unit's
+        // timestamps are those of its last start, no part of this relaunch.
+        let exitToReady: Duration? = oldInvocation != nil && invocation != oldInvocation
+            && snapshot.activeEnterUSec > snapshot.activeExitUSec
             && snapshot.activeExitUSec > 0
             ? .microseconds(Int64(snapshot.activeEnterUSec - snapshot.activeExitUSec)) : nil
         guard busName != nil else {

@@ -151,6 +151,21 @@ struct StandbyChecks {
         try Assert.equal("\(main) \(next)", try Self.processes().map(String.init).joined(separator: " "), "the unit's processes")
     }
 
+    /// `relaunchctl permission set --wait` (RelaunchDriver's wait, as `TestedApp` waits) returns once
+    /// the standby has taken over and restored: a relaunch is another main process too, and a take-over
+    /// reports no exit → READY of its own (the unit's timestamps are those of its last start).
+    @Test func aWaitingSetReturnsAfterATakeOver() throws {
+        defer { Self.withoutStandby() }
+        let (killed, standby) = try Self.withStandby()
+        try Demo.call("Background")
+        let after = Permissiond.other(than: try Permissiond.get(Permissiond.app, "camera"))
+        let said = try Command.expect(0, ["relaunchctl", "permission", "set", "--wait", Permissiond.app, "camera", after],
+                                      timeout: .seconds(60)).stdout
+        try Assert.contains(said, "relaunched: restored, instance", "relaunchctl permission set --wait")
+        try Assert.equal("\(standby)", "\(try Self.mainPID())", "the main process after the wait (it was \(killed))")
+        try Assert.equal(after, try Demo.state("camera"), "camera as the new process read it")
+    }
+
     /// After a take-over the watchdog supervises the new main process: a hung app is aborted by it and
     /// restarted by systemd (a new invocation), not taken over.
     @Test func theWatchdogAbortsTheProcessThatTookOver() throws {
