@@ -32,7 +32,8 @@ package struct Incident: Sendable, Equatable, Codable {
         events.last { $0.kind == .launched }?.fields["LAUNCH_OUTCOME"]
     }
 
-    /// Microseconds from systemd seeing the killed process exit to the new instance's READY.
+    /// Microseconds from systemd seeing the killed process exit (or the standby seeing it gone) to the
+    /// new instance's READY.
     package var relaunchUSec: UInt64? {
         guard let exited = events.first(where: { $0.kind == .processExited }),
               let ready = events.first(where: { $0.kind == .ready && $0.atUSec >= exited.atUSec })
@@ -60,6 +61,9 @@ package struct TimelineEvent: Sendable, Equatable, Codable {
         case processExited = "process-exited"
         case restartScheduled = "restart-scheduled"
         case processStarted = "process-started"
+        /// The app's standby became the unit's main process in place of the killed one (a relaunch
+        /// without systemd's restart: its `processExited` is the standby seeing the killed one gone).
+        case tookOver = "took-over"
         case discarded
         case controllerRestored = "controller-restored"
         case restorationFinished = "restoration-finished"

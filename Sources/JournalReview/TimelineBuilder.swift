@@ -32,6 +32,9 @@ package struct TimelineBuilder: Sendable {
     /// relaunched instance's entries join by it when systemd's own entries are gone (a flood of the
     /// default journal rotates them away; permissiond's and the app's are in namespaces of their own).
     private var killedInvocation: [Int: String] = [:]
+    /// The pid of the standby that took over from each open incident's killed process: a take-over
+    /// keeps the unit's invocation, so the relaunched process's entries join by their `_PID`.
+    private var takenOverBy: [Int: String] = [:]
 
     /// Creates an empty builder.
     package init() {}
@@ -169,6 +172,7 @@ package struct TimelineBuilder: Sendable {
         if let superseded = open.updateValue(number, forKey: AppOnMachine(machine: record.machineID, app: app)) {
             exitedInvocation[superseded] = nil
             killedInvocation[superseded] = nil
+            takenOverBy[superseded] = nil
             hostOfOpen[superseded] = nil
         }
         hostOfOpen[number] = Host(record)
@@ -196,12 +200,49 @@ package struct TimelineBuilder: Sendable {
     private mutating func addAppRecord(_ record: JournalRecord, to number: Int) {
         // Only the instance started after the kill belongs to the relaunch: after the one systemd saw
         // exit, or else after the one permissiond says it killed.
-        guard let exited = exitedInvocation[number] ?? killedInvocation[number], record.invocationID != exited
+        if record.messageID == MessageID.standbyTookOver.rawValue {
+            addTakeOver(record, to: number)
+            return
+        }
+        let takeOver = takenOverBy[number].map { $0 == record["_PID"] } ?? false
+        guard takeOver || exitedInvocation[number].map({ record.invocationID != $0 })
+                ?? killedInvocation[number].map({ record.invocationID != $0 }) ?? false
         else { return }
+        if takeOver {
+            addRelaunchedRecord(record, to: number)
+            return
+        }
         let events = incidents[number - taken].events
         if !events.contains(where: { $0.invocationID == record.invocationID && $0.kind != .ready }) {
             append(.processStarted, record, to: number, keeping: ["_PID"])
         }
+        addRelaunchedRecord(record, to: number)
+    }
+
+    /// A standby's take-over of the killed instance's process: at "main" the killed process's end as
+    /// the standby saw it and the take-over; at "ready" its READY=1. Only a take-over in the instance
+    /// the kill named joins (the standby keeps the unit's invocation).
+    private mutating func addTakeOver(_ record: JournalRecord, to number: Int) {
+        guard let killed = killedInvocation[number] ?? exitedInvocation[number], record.invocationID == killed,
+              let pid = record.fields["_PID"]
+        else { return }
+        switch record["TAKEOVER_PHASE"] {
+        case "main" where takenOverBy[number] == nil:
+            takenOverBy[number] = pid
+            let gone = record.fields["TAKEOVER_GONE_USEC"].flatMap { UInt64($0) } ?? record.realtimeUSec
+            append(.processExited, record, to: number, keeping: ["TAKEN_OVER_PID"], at: gone)
+            append(.tookOver, record, to: number, keeping: ["_PID", "TAKEN_OVER_PID"])
+        case "ready" where takenOverBy[number] == pid:
+            let ready = record.fields["LAUNCH_READY_USEC"].flatMap { UInt64($0) } ?? record.realtimeUSec
+            append(.ready, record, to: number, keeping: ["MESSAGE"], at: ready)
+            closeIfComplete(number)
+        default:
+            break
+        }
+    }
+
+    /// One of the relaunched process's own entries.
+    private mutating func addRelaunchedRecord(_ record: JournalRecord, to number: Int) {
         switch record.messageID.flatMap(MessageID.init(rawValue:)) {
         case .savedStateDiscarded:
             append(.discarded, record, to: number, keeping: ["REASON"])
@@ -227,11 +268,12 @@ package struct TimelineBuilder: Sendable {
         open = open.filter { $0.value != number }
         exitedInvocation[number] = nil
         killedInvocation[number] = nil
+        takenOverBy[number] = nil
         hostOfOpen[number] = nil
     }
 
     private mutating func append(
-        _ kind: TimelineEvent.Kind, _ record: JournalRecord, to number: Int, keeping names: [String]
+        _ kind: TimelineEvent.Kind, _ record: JournalRecord, to number: Int, keeping names: [String], at time: UInt64? = nil
     ) {
         var fields: [String: String] = [:]
         for name in names {
@@ -239,10 +281,11 @@ package struct TimelineBuilder: Sendable {
         }
         let index = number - taken
         let start = incidents[index].changedAtUSec
+        let at = time ?? record.realtimeUSec
         incidents[index].events.append(TimelineEvent(
             kind: kind,
-            atUSec: record.realtimeUSec,
-            sinceChangeUSec: record.realtimeUSec >= start ? record.realtimeUSec - start : 0,
+            atUSec: at,
+            sinceChangeUSec: at >= start ? at - start : 0,
             invocationID: record.invocationID,
             fields: fields
         ))

@@ -96,6 +96,7 @@ package enum TimelineRenderer {
         case .processExited: "process died"
         case .restartScheduled: "restart scheduled"
         case .processStarted: "new process started"
+        case .tookOver: "standby took over"
         case .discarded: "saved state discarded"
         case .controllerRestored: "restored"
         case .restorationFinished: "restoration finished"
@@ -113,6 +114,8 @@ package enum TimelineRenderer {
             return "\(event["PERMISSION"]): \(event["OLD_STATE"]) → \(event["NEW_STATE"]), uid \(event["CALLER_UID"]), \(kill)"
         case .killSent:
             return "SIG\(event["SIGNAL"]) to \(event["UNIT"])"
+        case .processExited where event["TAKEN_OVER_PID"] != "":
+            return "pid \(event["TAKEN_OVER_PID"]) gone without a word (SIGKILL), seen by the standby"
         case .processExited:
             guard event["EXIT_CODE"] == "killed" || event["EXIT_CODE"] == "dumped" else {
                 return "\(event["EXIT_CODE"]) with status \(event["EXIT_STATUS"])"
@@ -124,6 +127,8 @@ package enum TimelineRenderer {
             return "restart counter \(event["N_RESTARTS"])"
         case .processStarted:
             return "pid \(event["_PID"])"
+        case .tookOver:
+            return "pid \(event["_PID"]) is the main process now, in place of pid \(event["TAKEN_OVER_PID"])"
         case .discarded:
             return "reason \(event["REASON"])"
         case .controllerRestored:

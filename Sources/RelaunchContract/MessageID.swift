@@ -22,6 +22,10 @@ package enum MessageID: String, Sendable, CaseIterable, Codable {
     /// SCENE_SESSION, SCENE_ROLE, SCENE_OUTCOME `restored|discarded|fresh`, ACTIVITY_TYPE, REASON
     /// when discarded; never the activity's title, which the user typed).
     case sceneSessionRestored = "30d1b4de270d462393320fc19e1c6609"
+    /// The app's standby took over from its SIGKILLed main process: it became the unit's main process
+    /// (`MAINPID=`) having read no permission and no state (fields: TAKEN_OVER_PID, TAKEOVER_PHASE
+    /// `main` at the take-over, `ready` after its READY=1; TAKEOVER_GONE_USEC, STANDBY_SINCE_USEC).
+    case standbyTookOver = "9dd63ce5c27e487fb23db11f77862c4f"
 
     /// A short human name for the event, as the timeline prints it.
     package var summary: String {
@@ -35,6 +39,7 @@ package enum MessageID: String, Sendable, CaseIterable, Codable {
         case .permissionChanged: "permission changed"
         case .appKilled: "app killed for a permission change"
         case .sceneSessionRestored: "scene session restored"
+        case .standbyTookOver: "standby took over"
         }
     }
 }

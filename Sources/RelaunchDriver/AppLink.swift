@@ -143,14 +143,17 @@ package struct AppLink: Sendable {
             app: id, previous: previous, new: state, wasKilled: killed,
             expected: Self.expectedEffect(previous, to: state, under: profile), relaunch: nil)
         if killed {
-            result.relaunch = try await waitUntilLaunched(otherThan: before.invocationID, because: reason)
+            result.relaunch = try await waitUntilLaunched(otherThan: before.invocationID, mainPID: before.mainPID, because: reason)
         }
         return result
     }
 
-    /// Waits until the unit is active in an instance other than `oldInvocation` whose app says it
+    /// Waits until the unit is active in an instance other than `oldInvocation` (or, when `oldMainPID`
+    /// is given, in another main process: a standby's take-over keeps the invocation) whose app says it
     /// finished launching, then reads how it launched.
-    package func waitUntilLaunched(otherThan oldInvocation: String?, because reason: String) async throws(RelaunchTestingError) -> Relaunch {
+    package func waitUntilLaunched(
+        otherThan oldInvocation: String?, mainPID oldMainPID: UInt32? = nil, because reason: String
+    ) async throws(RelaunchTestingError) -> Relaunch {
         let what = oldInvocation == nil ? "\(unit) to be active and \(id) to finish launching"
             : "a new instance of \(unit) to finish launching"
         let (invocation, snapshot) = try await watch.wait(for: "\(what) (\(reason))", timeout: timeout) {
@@ -162,8 +165,8 @@ package struct AppLink: Sendable {
             guard let current = Readiness.runningInstance(activeState: now.activeState, invocationID: now.invocationID) else {
                 return .notYet("\(unit) \(now.summary)")
             }
-            if let oldInvocation, current == oldInvocation {
-                return .notYet("\(unit) \(now.summary) in the instance that was to be killed (\(oldInvocation))")
+            if let oldInvocation, current == oldInvocation, oldMainPID.map({ now.mainPID == $0 || now.mainPID == 0 }) ?? true {
+                return .notYet("\(unit) \(now.summary) in the instance that was to be killed (\(oldInvocation), pid \(now.mainPID))")
             }
             guard let busName else { return .done((current, now)) }
             let answer = await bus.attempt(
@@ -183,7 +186,10 @@ package struct AppLink: Sendable {
                 }
             }
         }
-        let exitToReady: Duration? = oldInvocation != nil && snapshot.activeEnterUSec > snapshot.activeExitUSec
+        // A take-over (same invocation, another main process) never leaves `active`: the unit's
+        // timestamps are those of its last start, no part of this relaunch.
+        let exitToReady: Duration? = oldInvocation != nil && invocation != oldInvocation
+            && snapshot.activeEnterUSec > snapshot.activeExitUSec
             && snapshot.activeExitUSec > 0
             ? .microseconds(Int64(snapshot.activeEnterUSec - snapshot.activeExitUSec)) : nil
         guard busName != nil else {

@@ -7,6 +7,9 @@ package struct UnitSnapshot: Sendable, Equatable {
     package var subState = ""
     /// `$INVOCATION_ID` of the current (or last) instance, hex; empty when none.
     package var invocationID = ""
+    /// The service's main process (`MainPID`), 0 when none: a standby's take-over changes it and keeps
+    /// the invocation (docs/DESIGN.md, "The standby").
+    package var mainPID: UInt32 = 0
     /// When the unit last entered `active` (READY=1 for a notify service), µs of CLOCK_MONOTONIC.
     package var activeEnterUSec: UInt64 = 0
     /// When it last left `active` (its main process exited or was stopped), µs of CLOCK_MONOTONIC.
@@ -78,6 +81,11 @@ package final class UnitWatch: Sendable {
             default: break
             }
         }
+        let main = try await bus.call(
+            "systemd", destination: SystemdManager.destination, path: unitPath,
+            interface: "org.freedesktop.DBus.Properties", member: "Get",
+            [.string("org.freedesktop.systemd1.Service"), .string("MainPID")])
+        snapshot.mainPID = (try? main.variant(at: 0).uint64Value).flatMap { $0 }.map { UInt32(truncatingIfNeeded: $0) } ?? 0
         return snapshot
     }
 

@@ -50,6 +50,10 @@ struct HostConfiguration: Sendable {
     var appID: String
     /// Where it serves org.relaunch.App1: `$RELAUNCH_BUS_NAME`, else the identity's default.
     var busName: String
+    /// Whether this process is the standby (``Standby/argument``): it waits to take over, reading nothing.
+    var isStandby = false
+    /// Whether the app keeps a standby (`RELAUNCH_STANDBY=1`, with the unit settings it needs).
+    var keepsStandby = false
 
     /// Reads the command line and the environment.
     ///
@@ -62,6 +66,7 @@ struct HostConfiguration: Sendable {
     ) throws(HostError) -> HostConfiguration? {
         var stateDirectory = environment("STATE_DIRECTORY").map { firstPath($0) }
         var rest = arguments.dropFirst()[...]
+        var isStandby = false
         while let argument = rest.popFirst() {
             switch argument {
             case "--state-directory":
@@ -69,6 +74,8 @@ struct HostConfiguration: Sendable {
                     throw HostError(.usage, "--state-directory needs a directory; try --help")
                 }
                 stateDirectory = value
+            case Standby.argument:
+                isStandby = true
             case "-h", "--help":
                 print(usage(identity))
                 return nil
@@ -88,7 +95,9 @@ struct HostConfiguration: Sendable {
             invocationID: environment("INVOCATION_ID"),
             testHooksEnabled: environment("RELAUNCH_TEST_HOOKS") == "1",
             appID: environment("RELAUNCH_APP_ID") ?? identity.defaultAppID,
-            busName: environment("RELAUNCH_BUS_NAME") ?? identity.defaultBusName)
+            busName: environment("RELAUNCH_BUS_NAME") ?? identity.defaultBusName,
+            isStandby: isStandby,
+            keepsStandby: environment(Standby.variable) == "1")
     }
 
     static func usage(_ identity: AppIdentity) -> String {
@@ -101,7 +110,8 @@ struct HostConfiguration: Sendable {
                                  else ./.\(identity.program)-state)
         Environment: RELAUNCH_BUILD or \(identity.buildVariable) (build number, default \(identity.build)),
         RELAUNCH_APP_ID (app id, default \(identity.defaultAppID)), RELAUNCH_BUS_NAME (default
-        \(identity.defaultBusName)), RELAUNCH_TEST_HOOKS=1 (allow TestHook), and from systemd
+        \(identity.defaultBusName)), RELAUNCH_TEST_HOOKS=1 (allow TestHook), RELAUNCH_STANDBY=1 (keep a standby process that
+        takes over after a SIGKILL; the unit needs systemd/standby/standby.conf), and from systemd
         STATE_DIRECTORY, INVOCATION_ID, WATCHDOG_USEC, LISTEN_FDS.
         """
     }

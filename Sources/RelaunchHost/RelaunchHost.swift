@@ -53,7 +53,18 @@ public enum RelaunchHost {
         do {
             guard let configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
             else { exit(0) }
-            group = try launch(configuration, logger: logger, timings: &timings, makeApp: makeApp)
+            var takeOver: Standby.TakeOver?
+            var connection: BusConnection??
+            if configuration.isStandby {
+                // Connected to the bus beforehand (its authentication and Hello are no part of a relaunch),
+                // but nothing is read before the wait returns: the permissions and the state come after the kill.
+                connection = .some(try? BusConnection.system())
+                let killed = Standby.waitForTakeOver(since: timings.main, logger: logger)
+                timings = LaunchTimings(main: LaunchTimings.now())
+                try becomeMainProcess(killed, timings: timings, logger: logger)
+                takeOver = killed
+            }
+            group = try launch(configuration, takeOver: takeOver, connection: connection, logger: logger, timings: &timings, makeApp: makeApp)
         } catch {
             fail(error, identity: identity, logger: logger)
         }
@@ -102,22 +113,49 @@ public enum RelaunchHost {
         report.outcome == .discarded ? "discarded \(report.discardReason?.rawValue ?? "")" : report.outcome.rawValue
     }
 
+    /// The standby's first act after the kill: `MAINPID=` (systemd now supervises this process as the
+    /// unit's main one: watchdog, notifications, `KillUnit(…, "main", …)`), then the journal says so.
+    static func becomeMainProcess(_ takeOver: Standby.TakeOver, timings: LaunchTimings, logger: Logger) throws {
+        try ServiceNotifier().notify(.mainPID(getpid()))
+        logger.event(.standbyTookOver, "standby took over from killed process \(takeOver.killedPID)", [
+            "TAKEN_OVER_PID": "\(takeOver.killedPID)", "TAKEOVER_PHASE": "main",
+            "TAKEOVER_GONE_USEC": "\(takeOver.goneUSec)", "STANDBY_SINCE_USEC": "\(takeOver.standbySinceUSec)",
+            "LAUNCH_MAIN_USEC": "\(timings.main)",
+        ])
+    }
+
     /// Launches the app and says READY=1; returns the services that serve it from then on.
     static func launch<App: HostableApp>(
-        _ configuration: HostConfiguration, logger: Logger, timings: inout LaunchTimings,
+        _ configuration: HostConfiguration, takeOver: Standby.TakeOver? = nil, connection preconnected: BusConnection?? = nil,
+        logger: Logger, timings: inout LaunchTimings,
         makeApp: (_ build: String, _ permissions: [Permission: PermissionState]) -> App
     ) throws -> ServiceGroup {
         let notifier = ServiceNotifier()
         let connection: BusConnection?
         do {
-            connection = try BusConnection.system()
+            if let preconnected {
+                guard let preconnected else { throw BusError.failed("the standby could not connect to the system bus beforehand") }
+                connection = preconnected
+            } else {
+                connection = try BusConnection.system()
+            }
         } catch {
             logger.warning("could not connect to the system bus; no permissions and no D-Bus input", metadata: [
                 "ERROR": "\(error)",
             ])
             connection = nil
         }
-        let savedState = SavedState(directory: configuration.stateDirectory, notifier: notifier, logger: logger)
+        let standby = configuration.keepsStandby ? StandbyKeeper(logger: logger) : nil
+        let savedState: SavedState
+        if let takeOver {
+            // The killed process's newest archive memfd (the fd store's copy) comes over the link, not LISTEN_FDS.
+            let handed = takeOver.archive.map { [ListenedFileDescriptor(fd: $0, name: SavedState.fileDescriptorName)] } ?? []
+            savedState = SavedState(
+                directory: configuration.stateDirectory, notifier: notifier, logger: logger, standby: standby,
+                passedDescriptors: { () throws(SystemdError) in handed })
+        } else {
+            savedState = SavedState(directory: configuration.stateDirectory, notifier: notifier, logger: logger, standby: standby)
+        }
         let launcher = AppLauncher<App>(
             configuration: configuration, savedState: savedState,
             permissions: connection.map { PermissionsClient(bus: $0, timeout: .seconds(1)) }, appID: configuration.appID,
@@ -137,6 +175,15 @@ public enum RelaunchHost {
         launcher.recordInvocation()
         logger.info("launch timing: main() to restored \(timings.restored - timings.main) µs, to READY=1 \(timings.ready - timings.main) µs",
                     metadata: timings.fields.mapValues { .string($0) })
+        if let takeOver {
+            logger.event(.standbyTookOver, "standby took over from killed process \(takeOver.killedPID): ready", [
+                "TAKEN_OVER_PID": "\(takeOver.killedPID)", "TAKEOVER_PHASE": "ready",
+                "TAKEOVER_GONE_USEC": "\(takeOver.goneUSec)", "STANDBY_SINCE_USEC": "\(takeOver.standbySinceUSec)",
+                "LAUNCH_READY_USEC": "\(timings.ready)",
+            ])
+        }
+        // The next standby starts after READY=1: its exec and runtime start never delay a launch.
+        standby?.spawn(program: configuration.identity.program)
 
         return ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [

@@ -19,12 +19,14 @@ struct SavedState: Sendable {
     /// Talks to systemd (fd store).
     let notifier: ServiceNotifier
     let logger: Logger
+    /// The standby, which is handed every archive memfd systemd's fd store is handed (nil: none).
+    let standby: StandbyKeeper?
     /// The descriptors systemd passed at launch (`LISTEN_FDS`), taken once.
     private let passedDescriptors: @Sendable () throws(SystemdError) -> [ListenedFileDescriptor]
 
     /// - Parameter passedDescriptors: systemd's `LISTEN_FDS`, unless a test passes descriptors itself.
     init(
-        directory: String, notifier: ServiceNotifier, logger: Logger,
+        directory: String, notifier: ServiceNotifier, logger: Logger, standby: StandbyKeeper? = nil,
         passedDescriptors: @escaping @Sendable () throws(SystemdError) -> [ListenedFileDescriptor] = { () throws(SystemdError) in
             try ListenFileDescriptors.take()
         }
@@ -32,6 +34,7 @@ struct SavedState: Sendable {
         file = ArchiveFile(directory: directory, fileName: Self.fileName)
         self.notifier = notifier
         self.logger = logger
+        self.standby = standby
         self.passedDescriptors = passedDescriptors
     }
 
@@ -61,6 +64,8 @@ struct SavedState: Sendable {
             do {
                 // The file's limit: one byte over it is enough for the planner to refuse it as too-large.
                 let bytes = try SealedMemoryFile.readAll(from: descriptor.fd, limit: ArchiveLimits.default.hard + 1)
+                // The fd store still holds it: so does a standby spawned later.
+                standby?.preserved(descriptor.fd)
                 candidates.append(ArchiveCandidate(source: PreservedCopies.Copy.fdStore.rawValue, bytes: bytes))
             } catch {
                 logger.warning("could not read the fd store's saved state", metadata: ["ERROR": "\(error)"])
@@ -85,6 +90,7 @@ struct SavedState: Sendable {
             if try !notifier.storeFileDescriptor(fd, name: Self.fileDescriptorName) {
                 copies.failed(.fdStore, because: "not run by systemd (no NOTIFY_SOCKET), so there is no fd store")
             }
+            standby?.preserved(fd)
         } catch {
             copies.failed(.fdStore, because: "\(error)")
         }
@@ -98,6 +104,7 @@ struct SavedState: Sendable {
 
     /// Deletes both copies; failures are logged (the next launch would discard the copy again).
     func remove() {
+        standby?.discarded()
         do {
             try file.remove()
         } catch {

@@ -100,7 +100,7 @@ public struct TestedApp: Sendable {
     public func kill(signal: Int32 = 9) async throws(RelaunchTestingError) -> Relaunch {
         let before = try await watch.snapshot()
         try await link.systemd("KillUnit", [.string(unit), .string("main"), .int32(signal)])
-        return try await link.waitUntilLaunched(otherThan: before.invocationID, because: "signal \(signal)")
+        return try await link.waitUntilLaunched(otherThan: before.invocationID, mainPID: before.mainPID, because: "signal \(signal)")
     }
 
     /// Starts the app's unit through systemd and waits until it has finished launching.

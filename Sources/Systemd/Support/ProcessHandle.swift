@@ -26,4 +26,15 @@ package final class ProcessHandle: Sendable {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, 0) == 0
     }
+
+    /// Waits until the pinned process has exited (the kernel has reparented its children by then),
+    /// at most `milliseconds`; returns whether it has.
+    package func waitUntilExited(milliseconds: Int32) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&poller, 1, milliseconds)
+            if result == -1 && errno == EINTR { continue }
+            return result > 0
+        }
+    }
 }

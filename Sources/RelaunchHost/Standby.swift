@@ -1,0 +1,208 @@
+internal import Logging
+internal import Synchronization
+internal import Systemd
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The standby: a second process of the app, spawned by the running one after its READY=1, that has
+/// read no permission and no state and waits inside the same unit, under the same hardening, to take
+/// over when the running process is SIGKILLed (docs/DESIGN.md, "The standby").
+///
+/// The two are joined by a ``ProcessLink`` (the standby's end is its descriptor 3). Over it the
+/// running process hands the standby each preserved archive's sealed memfd (the copy it also hands to
+/// systemd's fd store) and, whenever it ends by any way but SIGKILL, a `leave`: the standby then exits
+/// and systemd sees the ending as it always did (a crash fails and restarts, a quit stops). An end of
+/// the stream without a `leave` is a SIGKILL: the standby tells systemd it is the main process now
+/// (`MAINPID=`), and only then reads the permissions and the state, restores and says READY=1.
+enum Standby {
+    /// The command-line flag that starts a process as the standby.
+    static let argument = "--standby"
+    /// `RELAUNCH_STANDBY=1` in the unit (with the settings of systemd/standby/standby.conf) turns it on.
+    static let variable = "RELAUNCH_STANDBY"
+    /// The tag of a message carrying the newest preserved archive's memfd.
+    static let archive = UInt8(ascii: "A")
+    /// The tag saying the preserved archive was discarded: the standby drops the one it holds.
+    static let dropArchive = UInt8(ascii: "D")
+    /// The descriptor the standby's end of the link is given.
+    static let linkDescriptor: CInt = 3
+
+    /// The environment a standby is spawned with: this process's, without what systemd gave this
+    /// process alone (the passed descriptors' `LISTEN_*`, whose `LISTEN_PID` is not the standby's, and
+    /// `WATCHDOG_PID`, so that the standby pings once it is the main process), and with the pid it
+    /// stands by for.
+    static func environment(_ current: [String], standingBy pid: Int32) -> [String] {
+        let dropped = ["LISTEN_FDS=", "LISTEN_PID=", "LISTEN_FDNAMES=", "WATCHDOG_PID=", "RELAUNCH_STANDBY_FOR="]
+        return current.filter { entry in !dropped.contains { entry.hasPrefix($0) } } + ["RELAUNCH_STANDBY_FOR=\(pid)"]
+    }
+
+    /// What the standby does with one message from the running process.
+    enum Step: Equatable {
+        /// Keep `fd` as the newest archive (closing the one held before), and wait on.
+        case keepArchive(CInt)
+        /// Close the archive held, and wait on.
+        case dropArchive
+        /// Exit without taking over: the running process ends by a way systemd handles.
+        case leave
+        /// Take over: the running process was SIGKILLed.
+        case takeOver
+        /// Ignore an unknown tag (closing what came with it), and wait on.
+        case ignore(CInt?)
+    }
+
+    /// The decision for `message` (pure).
+    static func step(for message: ProcessLink.Message) -> Step {
+        switch message {
+        case .end: .takeOver
+        case .tag(ProcessLink.leave, let fd): fd.map { .ignore($0) } ?? .leave
+        case .tag(archive, let fd?): .keepArchive(fd)
+        case .tag(dropArchive, let fd): fd.map { .ignore($0) } ?? .dropArchive
+        case .tag(_, let fd): .ignore(fd)
+        }
+    }
+
+    /// How the standby ended its wait: the process it stood by for was SIGKILLed.
+    struct TakeOver {
+        /// The pid of the killed process.
+        var killedPID: Int32
+        /// When the standby saw it gone (µs, CLOCK_REALTIME).
+        var goneUSec: UInt64
+        /// When the standby was started (its `main()`), µs.
+        var standbySinceUSec: UInt64
+        /// The newest preserved archive the killed process handed over (a sealed memfd), if any.
+        var archive: CInt?
+    }
+
+    /// Waits on descriptor 3 until the running process ends. Exits the process (status 0) when it ends
+    /// by any way but SIGKILL, or when the link cannot be read (systemd then restarts the unit as it
+    /// always did). Reads nothing but the link.
+    static func waitForTakeOver(since start: UInt64, logger: Logger) -> TakeOver {
+        let link = ProcessLink(adopting: linkDescriptor)
+        let killed = HostConfiguration.environment("RELAUNCH_STANDBY_FOR").flatMap { Int32($0) } ?? getppid()
+        // Pinned now, while it is certainly the process this one stands by for (its parent).
+        let process = try? ProcessHandle(pid: killed)
+        var archive: CInt?
+        while true {
+            let message: ProcessLink.Message
+            do {
+                message = try link.receive()
+            } catch {
+                logger.warning("the standby cannot read its link to the running process; leaving the relaunch to systemd",
+                               metadata: ["ERROR": "\(error)"])
+                exit(0)
+            }
+            switch step(for: message) {
+            case .keepArchive(let fd):
+                if let archive { close(archive) }
+                archive = fd
+            case .dropArchive:
+                if let archive { close(archive) }
+                archive = nil
+            case .ignore(let fd):
+                if let fd { close(fd) }
+            case .leave:
+                exit(0)
+            case .takeOver:
+                // The link ends when the process's descriptors close, a moment before it is a zombie and
+                // its children (this one) are handed to systemd: wait for that (its pidfd turns readable),
+                // so that systemd takes this process over as its own child. Bounded: a process that
+                // closed its descriptors is past its last instruction.
+                _ = process?.waitUntilExited(milliseconds: 1000)
+                return TakeOver(killedPID: killed, goneUSec: LaunchTimings.now(), standbySinceUSec: start, archive: archive)
+            }
+        }
+    }
+}
+
+/// The running process's side: spawns the standby after READY=1 and keeps it holding what systemd's
+/// fd store holds.
+final class StandbyKeeper: Sendable {
+    private struct Held: ~Copyable {
+        var link: ProcessLink?
+        /// The newest archive memfd this process knows systemd's fd store holds (passed at launch, or
+        /// stored since); handed to a standby spawned later.
+        var archive: CInt?
+    }
+
+    private let held = Mutex(Held())
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Spawns the standby: this executable with ``Standby/argument``; from then on every end of this
+    /// process but SIGKILL sends it `leave`.
+    func spawn(program: String) {
+        let path: String
+        do {
+            path = try Self.executablePath()
+        } catch {
+            logger.warning("no standby: the executable's path cannot be read", metadata: ["ERROR": "\(error)"])
+            return
+        }
+        var entries: [String] = []
+        var cursor = environ
+        while let entry = cursor.pointee {
+            entries.append(String(cString: entry))
+            cursor += 1
+        }
+        do {
+            let (link, pid) = try ProcessLink.spawn(
+                path, arguments: [program, Standby.argument], environment: Standby.environment(entries, standingBy: getpid()))
+            try link.announceEveryEndButSIGKILL()
+            let archive = held.withLock { held in
+                held.link = link
+                return held.archive
+            }
+            if let archive { try link.send(Standby.archive, fd: archive) }
+            logger.info("standby started", metadata: ["STANDBY_PID": "\(pid)"])
+        } catch {
+            logger.warning("no standby: it could not be started; a kill is relaunched by systemd", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// Keeps `fd` (a duplicate of it) as the newest preserved archive and hands it to the standby.
+    func preserved(_ fd: CInt) {
+        let copy = dup(fd)
+        guard copy >= 0 else { return }
+        _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
+        let link = held.withLock { held in
+            if let old = held.archive { close(old) }
+            held.archive = copy
+            return held.link
+        }
+        send(Standby.archive, fd: copy, on: link)
+    }
+
+    /// Forgets the preserved archive (the saved state was discarded) and tells the standby.
+    func discarded() {
+        let link = held.withLock { held in
+            if let old = held.archive { close(old) }
+            held.archive = nil
+            return held.link
+        }
+        send(Standby.dropArchive, fd: nil, on: link)
+    }
+
+    /// Sends on the link; once it fails (the standby is gone: SIGTERM of a stop reaches it first, or it
+    /// died) the link is dropped and a kill is relaunched by systemd, as without a standby.
+    private func send(_ tag: UInt8, fd: CInt?, on link: ProcessLink?) {
+        guard let link else { return }
+        do {
+            try link.send(tag, fd: fd)
+        } catch {
+            held.withLock { held in if held.link === link { held.link = nil } }
+            logger.notice("the standby is gone; a kill is relaunched by systemd", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// This process's executable, as a path (so that the standby's `_COMM` is the program's name).
+    private static func executablePath() throws(HostError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard count > 0 else { throw HostError(.usage, "readlink /proc/self/exe: \(String(cString: strerror(errno)))") }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
