@@ -1,4 +1,5 @@
-"""Runs one module's mutants: the baseline, then each mutant in a job's scratch package."""
+"""Runs one module's mutants: the baseline, then each mutant, in the overlaid checkout or a job's
+scratch package (scratch.py)."""
 import dataclasses
 import json
 import os
@@ -126,16 +127,20 @@ class Module:
               f"tests: {' '.join(self.tests)}; {self.wanted} mutants to test", flush=True)
         self.scratches = []
         for job in range(1, self.jobs + 1):
-            if job > 1:
-                scratch.copy_build(self.base(1), self.base(job))
-            package = scratch.Scratch(self.root, self.base(job), self.kept)
-            package.sync()
-            log = os.path.join(package.dir, "baseline-build.log")
+            if os.environ.get(scratch.OVERLAY_ENV):
+                package = scratch.Overlay(self.root, self.tests, self.base(job))
+            else:
+                if job > 1:
+                    scratch.copy_build(self.base(1), self.base(job))
+                package = scratch.Scratch(self.root, self.base(job), self.kept)
+                package.sync()
+            log = os.path.join(package.logs, "baseline-build.log")
             status, seconds = package.build(None, log)
             if status != 0:
                 print(f"  baseline build failed in {package.dir}; see {log}")
                 return False
-            print(f"  job {job}: baseline build {seconds:.1f} s", flush=True)
+            where = " (the checkout's own build, overlaid)" if isinstance(package, scratch.Overlay) else ""
+            print(f"  job {job}: baseline build {seconds:.1f} s{where}", flush=True)
             self.scratches.append(package)
         log = os.path.join(self.base(1), "baseline-test.log")
         events = os.path.join(self.base(1), "baseline-events.jsonl")
@@ -191,7 +196,7 @@ class Module:
             try:
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(site.apply(original))
-                log = os.path.join(package.dir, "mutant.log")
+                log = os.path.join(package.logs, "mutant.log")
                 status, build = package.build(self.build_limit, log)
                 if status != 0:
                     self.record(site, "did not compile", build, 0, "")
@@ -220,7 +225,7 @@ class Module:
         silent past the quiet limit is stopped and left out of the next run. So a mutant that makes
         one loop endless is still judged by every other test's assertions; a hang alone is "timed
         out", never "killed"."""
-        events = os.path.join(package.dir, "mutant-events.jsonl")
+        events = os.path.join(package.logs, "mutant-events.jsonl")
         skipped, seconds = [], 0.0
         while seconds < RERUN_LIMITS * self.test_limit:
             status, took, hung = self.watched(package, log, events, skipped)

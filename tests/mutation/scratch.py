@@ -1,16 +1,24 @@
-"""A scratch package per module and job: the module, the targets it needs and its test targets only.
+"""Where mutants are built: the checkout itself seen through an overlay, or a scratch package per job.
 
-The scratch package is the checkout's own Package.swift with its target list cut down to those
-targets (so settings, flags and dependencies are the checkout's), its sources copied (rsync keeps
-modification times, so a warm scratch build stays warm), and the resolved dependencies copied from
-the checkout's .build once. Mutants are written into the scratch copy only: the checkout is never
-edited.
+The overlay (one job, as root): the runner runs in a mount namespace of its own where the checkout's
+path shows an overlay of the checkout (below) and a folder in /dev/shm (above). Mutants and their
+builds are written to the folder above; the checkout and its .build are only read, and stay as they
+were. The paths are the checkout's own, so its debug build (the unit tests' one) is warm: the
+baseline is an incremental build of nothing, a mutant one of the file it changed.
+
+A scratch package (several jobs, or no overlay here): the checkout's own Package.swift with its
+target list cut down to the module, the targets it needs and its test targets (so settings, flags
+and dependencies are the checkout's), its sources copied (rsync keeps modification times, so a warm
+scratch build stays warm), and the resolved dependencies copied from the checkout's .build once; its
+first build compiles those dependencies cold. Mutants are written into the scratch copy only.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -65,6 +73,7 @@ class Scratch:
 
     def __init__(self, root, directory, kept):
         self.root, self.dir, self.kept = root, directory, kept
+        self.logs = directory
 
     def sync(self):
         os.makedirs(self.dir, exist_ok=True)
@@ -117,6 +126,89 @@ class Scratch:
                 os.remove(events)
             command += ["--event-stream-output-path", events, "--event-stream-version", "0"]
         return run(command, self.dir, limit, log, env, stop_when)
+
+
+class Overlay:
+    """The checkout, inside the overlay's mount namespace: dir is the checkout's path; only the
+    module's test targets are run (`swift test --filter`)."""
+
+    def __init__(self, root, tests, logs):
+        self.root = self.dir = root
+        self.logs = logs
+        os.makedirs(logs, exist_ok=True)
+        self.filter = "^(" + "|".join(tests) + ")\\."
+
+    def sync(self):
+        pass
+
+    def build(self, limit, log):
+        return run(NICE + ["swift", "build", "--build-tests"], self.dir, limit, log)
+
+    def test(self, limit, log, events=None, options=(), stop_when=None):
+        return Scratch.test(self, limit, log, events, ["--filter", self.filter, *options], stop_when)
+
+
+OVERLAY_ENV = "RELAUNCH_MUTATION_OVERLAY"
+OVERLAY_HOME = "/dev/shm"
+
+
+def overlay_mount(root, above):
+    """The mount command that lays above/upper over root (above/work is overlayfs's own)."""
+    return ["mount", "-t", "overlay", "relaunch-mutation",
+            "-o", f"lowerdir={root},upperdir={above}/upper,workdir={above}/work", root]
+
+
+def in_overlay(root, argv):
+    """Runs argv (this runner) again in a mount namespace of its own with the overlay on root, and
+    returns its exit status; None when no overlay can be made here (not root, no overlayfs), to fall
+    back to scratch packages. The folder above is removed afterwards; the runner's own logs under
+    .build/mutation/ are copied out to the checkout first."""
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return None
+    sweep_overlays()
+    above = tempfile.mkdtemp(prefix=f"relaunch-mutation-{os.getpid()}-", dir=OVERLAY_HOME)
+    try:
+        for name in ("upper", "work"):
+            os.mkdir(os.path.join(above, name))
+        # Tried first, alone: a kernel or container without overlayfs says so here, not mid-run.
+        probe = subprocess.run(["unshare", "--mount", "--propagation", "private", *overlay_mount(root, above)],
+                               capture_output=True, text=True)
+        if probe.returncode != 0:
+            print(f"  no overlay here ({probe.stderr.strip()[:120]}); using scratch packages", flush=True)
+            return None
+        shutil.rmtree(os.path.join(above, "work"))
+        os.mkdir(os.path.join(above, "work"))
+        mount = overlay_mount(root, above)[1:]
+        command = ["unshare", "--mount", "--propagation", "private", "bash", "-c",
+                   'n=$1; shift; mount "${@:1:$n}" || exit 1; shift "$n"; exec "$@"', "bash",
+                   str(len(mount)), *mount, *argv]
+        env = dict(os.environ, **{OVERLAY_ENV: above})
+        process = subprocess.Popen(command, env=env)
+        try:
+            return process.wait()
+        except BaseException:
+            process.terminate()
+            process.wait()
+            raise
+    finally:
+        logs = os.path.join(above, "upper", ".build", "mutation")
+        if os.path.isdir(logs):
+            for directory, _, names in os.walk(logs):
+                for name in names:
+                    if name.endswith((".log", ".jsonl")):
+                        source = os.path.join(directory, name)
+                        target = os.path.join(root, ".build", "mutation", os.path.relpath(source, logs))
+                        os.makedirs(os.path.dirname(target), exist_ok=True)
+                        shutil.copyfile(source, target)
+        shutil.rmtree(above, ignore_errors=True)
+
+
+def sweep_overlays():
+    """Removes the folders of overlays whose runner is gone (killed before it could)."""
+    for name in os.listdir(OVERLAY_HOME):
+        match = re.fullmatch(r"relaunch-mutation-(\d+)-.*", name)
+        if match and not os.path.exists(f"/proc/{match.group(1)}"):
+            shutil.rmtree(os.path.join(OVERLAY_HOME, name), ignore_errors=True)
 
 
 def mirror_file(source, destination):
