@@ -39,6 +39,11 @@ let folder: String = {
     let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array((base + "/relaunch-fuzz-permissions.XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
+    // libFuzzer ends a campaign with exit(): the folder goes with it (a crash's run leaves it).
+    atexit {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(folder + "/permissions.sqlite" + suffix) }
+        rmdir(folder)
+    }
     return String(cString: made)
 }()
 
