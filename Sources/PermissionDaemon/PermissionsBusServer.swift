@@ -41,8 +41,10 @@ package struct PermissionsBusServer: Service {
     /// the watchdog pings stop (so `WatchdogSec=` later systemd aborts and restarts the daemon).
     package static let stuckWriteLimit: Duration = {
         let attempts = PermissionService.defaultInlineRetryDelays
-        let calls = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.callsPerKill
-        return SystemdUnitController.callTimeout * calls + attempts.reduce(.zero, +) + .seconds(5)
+        let reads = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.readsPerKill
+        let authorized = attempts.count * SystemdUnitController.authorizedCallsPerKill
+        return SystemdUnitController.callTimeout * reads + SystemdUnitController.authorizedCallTimeout * authorized
+            + attempts.reduce(.zero, +) + .seconds(5)
     }()
     /// Whether a call to `member` needs the caller's uid from the bus daemon before it is handled:
     /// the methods only root may call (TestHook, decided on the loop); the others ask the caller
