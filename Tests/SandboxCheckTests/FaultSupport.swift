@@ -58,7 +58,7 @@ extension Demo {
     static func camera() throws -> String {
         let said = try Command.run(["relaunchctl", "app", "state", "--json"])
         guard said.status == 0 else { return said.output }
-        return FaultJSON.raw(FaultJSON.value(try? FaultJSON.parse(said.stdout), ["camera"]))
+        return JSON.text(JSON.value(try? JSON.parse(said.stdout), ["camera"]))
     }
 
     /// The running app comes to say camera STATE (it learns without a kill, from Changed or its first Get).
@@ -75,30 +75,6 @@ enum Cleanup {
     /// Runs an undo step: a failure is printed, not lost, and the next undo step still runs.
     static func undo(_ what: String, _ step: () throws -> Void) {
         do { try step() } catch { print("warning: undoing \(what) failed: \(error)") }
-    }
-}
-
-/// JSON as `jq -r` reads it.
-enum FaultJSON {
-    static func parse(_ text: String) throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
-    }
-
-    /// The value at `path` (object keys), or nil.
-    static func value(_ json: Any?, _ path: [String]) -> Any? {
-        path.reduce(json) { ($0 as? [String: Any])?[$1] }
-    }
-
-    /// What `jq -r` prints for a value: a string bare, a number as written, null as null, the rest as JSON.
-    static func raw(_ value: Any?) -> String {
-        switch value {
-        case let text as String: text
-        case let number as NSNumber: number.stringValue
-        case nil, is NSNull: "null"
-        case let other?:
-            (try? JSONSerialization.data(withJSONObject: other, options: [.sortedKeys]))
-                .map { String(decoding: $0, as: UTF8.self) } ?? "\(other)"
-        }
     }
 }
 

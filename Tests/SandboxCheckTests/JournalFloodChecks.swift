@@ -222,8 +222,8 @@ private enum Flood {
     static func expectReview(since: String, _ want: Int, _ what: String) throws {
         try journalSync()
         let json = try Command.expect(0, ["relaunchctl", "journal", "--since", since, "--app", "checkin-demo", "--json"]).stdout
-        let review = try FaultJSON.parse(json)
-        let incidents = (FaultJSON.value(review, ["incidents"]) as? [[String: Any]]) ?? []
+        let review = try JSON.parse(json)
+        let incidents = (JSON.value(review, ["incidents"]) as? [[String: Any]]) ?? []
         let camera = incidents.filter { $0["permission"] as? String == "camera" }
         let byRoot = camera.filter { $0["callerUID"] as? String == "0" }
         if byRoot.count != want {
@@ -236,8 +236,8 @@ private enum Flood {
             return kinds.contains("kill-sent") && kinds.contains("launched")
         }
         try Assert.equal(String(want), String(whole.count), "camera changes with their kill and the app's launch after \(what)")
-        let missing = FaultJSON.value(review, ["summary", "missingFromJournal"])
-        try Assert.equal("0", missing == nil || missing is NSNull ? "absent" : FaultJSON.raw(missing),
+        let missing = JSON.value(review, ["summary", "missingFromJournal"])
+        try Assert.equal("0", missing == nil || missing is NSNull ? "absent" : JSON.text(missing),
                             "summary.missingFromJournal after \(what) (relaunchctl journal runs as root)")
     }
 }

@@ -17,7 +17,7 @@ enum AttackedApp {
         guard let reply = try JSONSerialization.jsonObject(with: Data(said.stdout.utf8)) as? [String: Any],
             let text = (reply["data"] as? [Any])?.first as? String
         else { throw CheckFailure("State() of \(bus) did not answer a string: \(said.stdout)") }
-        return JSON.text(at: path, in: try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed))
+        return JSON.text(at: path, in: try JSON.parse(text))
     }
 
     /// True once the state of the app on BUSNAME shows VALUE at PATH, and what it showed.
@@ -36,9 +36,7 @@ enum AttackedApp {
 enum JSON {
     /// The value at the dotted PATH (`summary.kills`); strings as they are, `null` when absent.
     static func text(at path: String, in object: Any) -> String {
-        var here: Any? = object
-        for key in path.split(separator: ".") { here = (here as? [String: Any])?[String(key)] }
-        return text(here)
+        text(value(object, path.split(separator: ".").map(String.init)))
     }
 
     static func text(_ value: Any?) -> String {
@@ -52,6 +50,16 @@ enum JSON {
             (try? JSONSerialization.data(withJSONObject: other, options: [.sortedKeys, .fragmentsAllowed]))
                 .map { String(decoding: $0, as: UTF8.self) } ?? "\(other)"
         }
+    }
+
+    /// Parses `text` as JSON of any kind (an object, an array, a bare value).
+    static func parse(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+    }
+
+    /// The value at `path` (object keys), or nil.
+    static func value(_ json: Any?, _ path: [String]) -> Any? {
+        path.reduce(json) { ($0 as? [String: Any])?[$1] }
     }
 
     /// Parses a command's stdout as a JSON object.

@@ -106,8 +106,8 @@ struct ServiceFaultChecks {
 
     /// "unit=MainPID" of every registered app but checkin-demo.
     private func otherAppPIDs() throws -> [String] {
-        let list = try FaultJSON.parse(try Command.expect(0, ["relaunchctl", "app", "list", "--json"]).stdout) as? [Any] ?? []
-        return try list.compactMap { FaultJSON.value($0, ["unit"]) as? String }.filter { $0 != unit }
+        let list = try JSON.parse(try Command.expect(0, ["relaunchctl", "app", "list", "--json"]).stdout) as? [Any] ?? []
+        return try list.compactMap { JSON.value($0, ["unit"]) as? String }.filter { $0 != unit }
             .map { "\($0)=\(try Units.property($0, "MainPID"))" }
     }
 

@@ -138,9 +138,9 @@ struct StandbyChecks {
         try Assert.contains(status, "Main PID: \(main) (checkin-demo)", "systemctl status")
         // The timeline shows the take-over as the change's relaunch, phase by phase.
         try journalSync()
-        let review = try FaultJSON.parse(try Command.expect(
+        let review = try JSON.parse(try Command.expect(
             0, ["relaunchctl", "journal", "--since", since, "--app", Permissiond.app, "--json"]).stdout)
-        let incident = ((FaultJSON.value(review, ["incidents"]) as? [[String: Any]]) ?? []).last { $0["permission"] as? String == "camera" }
+        let incident = ((JSON.value(review, ["incidents"]) as? [[String: Any]]) ?? []).last { $0["permission"] as? String == "camera" }
         let kinds = ((incident?["events"] as? [[String: Any]]) ?? []).compactMap { $0["kind"] as? String }
         try Assert.equal("permission-changed kill-sent process-exited took-over launched ready",
                          kinds.filter { ["permission-changed", "kill-sent", "process-exited", "took-over", "launched", "ready"].contains($0) }
