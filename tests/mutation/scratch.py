@@ -149,7 +149,8 @@ class Overlay:
 
 
 OVERLAY_ENV = "RELAUNCH_MUTATION_OVERLAY"
-OVERLAY_HOME = "/dev/shm"
+# In memory when it can be (the mutants' objects and links are written there), else the temporary folder.
+OVERLAY_HOME = "/dev/shm" if os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
 
 
 def overlay_mount(root, above):
@@ -165,8 +166,12 @@ def in_overlay(root, argv):
     .build/mutation/ are copied out to the checkout first."""
     if os.geteuid() != 0 or not shutil.which("unshare"):
         return None
-    sweep_overlays()
-    above = tempfile.mkdtemp(prefix=f"relaunch-mutation-{os.getpid()}-", dir=OVERLAY_HOME)
+    try:
+        sweep_overlays()
+        above = tempfile.mkdtemp(prefix=f"relaunch-mutation-{os.getpid()}-", dir=OVERLAY_HOME)
+    except OSError as error:
+        print(f"  no folder for an overlay in {OVERLAY_HOME} ({error}); using scratch packages", flush=True)
+        return None
     try:
         for name in ("upper", "work"):
             os.mkdir(os.path.join(above, name))
