@@ -128,24 +128,21 @@ class Scratch:
         return run(command, self.dir, limit, log, env, stop_when)
 
 
-class Overlay:
-    """The checkout, inside the overlay's mount namespace: dir is the checkout's path; only the
-    module's test targets are run (`swift test --filter`)."""
+class Overlay(Scratch):
+    """The checkout, inside the overlay's mount namespace: dir is the checkout's path, built as a
+    scratch package is; only the module's test targets are run (`swift test --filter`)."""
 
     def __init__(self, root, tests, logs):
-        self.root = self.dir = root
+        super().__init__(root, root, kept=None)
         self.logs = logs
         os.makedirs(logs, exist_ok=True)
         self.filter = "^(" + "|".join(tests) + ")\\."
 
     def sync(self):
-        pass
-
-    def build(self, limit, log):
-        return run(NICE + ["swift", "build", "--build-tests"], self.dir, limit, log)
+        raise RuntimeError("the overlaid checkout is the package: it is never cut down or copied")
 
     def test(self, limit, log, events=None, options=(), stop_when=None):
-        return Scratch.test(self, limit, log, events, ["--filter", self.filter, *options], stop_when)
+        return super().test(limit, log, events, ["--filter", self.filter, *options], stop_when)
 
 
 OVERLAY_ENV = "RELAUNCH_MUTATION_OVERLAY"
