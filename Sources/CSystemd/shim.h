@@ -38,6 +38,14 @@ static inline int csystemd_pidfd_open(int pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+static inline int csystemd_pidfd_send_signal(int pidfd, int sig) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+}
+
 static inline int csystemd_eventfd(unsigned int initval) {
     return eventfd(initval, EFD_CLOEXEC | EFD_NONBLOCK);
 }

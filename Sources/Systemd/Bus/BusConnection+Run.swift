@@ -189,6 +189,15 @@ extension BusConnection {
         }
     }
 
+    /// The descriptor to poll (for reading) before ``processPending(waitingUpTo:)``, for a
+    /// single-threaded program that waits on it beside descriptors of its own. Valid once what was
+    /// written has been flushed (no call in flight).
+    package var descriptor: CInt {
+        get throws(SystemdError) {
+            try withBus { (bus) throws(SystemdError) in try sdCall("sd_bus_get_fd") { sd_bus_get_fd(bus) } }
+        }
+    }
+
     private struct Wait {
         var fd: CInt
         var events: CInt

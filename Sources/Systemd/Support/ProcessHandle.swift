@@ -27,6 +27,13 @@ package final class ProcessHandle: Sendable {
         return poll(&poller, 1, 0) == 0
     }
 
+    /// Sends `signal` to the pinned process (`pidfd_send_signal`: never to a process that got its pid
+    /// since). Needs the rights `kill(2)` needs.
+    /// - Throws: ``SystemdError`` (`ESRCH` when it has exited already, `EPERM` without the rights).
+    package func send(_ signal: CInt) throws(SystemdError) {
+        _ = try sysCall("pidfd_send_signal", on: "pid \(pid)") { csystemd_pidfd_send_signal(fd, signal) }
+    }
+
     /// Waits until the pinned process has exited (the kernel has reparented its children by then),
     /// at most `milliseconds`; returns whether it has.
     package func waitUntilExited(milliseconds: Int32) -> Bool {
