@@ -44,6 +44,22 @@ package final class EffectPerformer: Sendable {
         }
     }
 
+    /// Emits `KillMainProcess(unit, pid)` now, ahead of whatever effects are queued: a standby of the
+    /// process kills it on hearing this (``SystemdUnitController``'s standby route). Returns whether
+    /// the signal was sent.
+    package func requestKill(unit: String, pid: UInt32) -> Bool {
+        guard let connection = connection.withLock({ $0 }) else { return false }
+        do throws(BusError) {
+            try connection.emitSignal(
+                path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
+                member: Permissions1Method.killMainProcess.name, arguments: [.string(unit), .uint32(pid)])
+            return true
+        } catch {
+            logger.warning("could not ask a standby to kill \(unit)'s process \(pid): \(error); systemd kills it")
+            return false
+        }
+    }
+
     /// Performs `effects` in order; failures are logged, never thrown (the change is committed).
     private func perform(_ effects: [PermissionEffect]) {
         for effect in effects {

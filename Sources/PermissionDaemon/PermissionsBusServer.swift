@@ -36,15 +36,15 @@ package struct PermissionsBusServer: Service {
     let testHooks: TestHooks?
 
     /// The longest a legitimate write takes when systemd answers each call at its bound: the
-    /// running-instance question, then every inline kill attempt (with its start-limit reset) and the
-    /// waits between them, plus the store's commit. A write running longer than this is stuck, and
+    /// running-instance question, then every inline kill attempt (with its start-limit reset and a
+    /// standby's chance to kill first) and the waits between them, plus the store's commit. A write running longer than this is stuck, and
     /// the watchdog pings stop (so `WatchdogSec=` later systemd aborts and restarts the daemon).
     package static let stuckWriteLimit: Duration = {
         let attempts = PermissionService.defaultInlineRetryDelays
         let reads = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.readsPerKill
         let authorized = attempts.count * SystemdUnitController.authorizedCallsPerKill
         return SystemdUnitController.callTimeout * reads + SystemdUnitController.authorizedCallTimeout * authorized
-            + attempts.reduce(.zero, +) + .seconds(5)
+            + SystemdUnitController.standbyKillBound * attempts.count + attempts.reduce(.zero, +) + .seconds(5)
     }()
     /// Whether a call to `member` needs the caller's uid from the bus daemon before it is handled:
     /// the methods only root may call (TestHook, decided on the loop); the others ask the caller
@@ -60,6 +60,8 @@ package struct PermissionsBusServer: Service {
     static let pendingPerCaller = 16
     /// Where callers' identities are looked up: a link that serves nothing else.
     let link: BusLink
+    /// What follows a reply (journal entries, signals), and the standby's kill request.
+    let effects: EffectPerformer
 
     /// Forgets what was remembered of callers by their unique names elsewhere (polkit's refusals):
     /// run at every (re)connect, since a new bus daemon gives the same names to other connections.
@@ -67,9 +69,10 @@ package struct PermissionsBusServer: Service {
 
     package init(
         service: PermissionService, notifier: ServiceNotifier, logger: Logger, testHooks: TestHooks?, link: BusLink,
-        forgetNames: @escaping @Sendable () -> Void = {}
+        effects: EffectPerformer? = nil, forgetNames: @escaping @Sendable () -> Void = {}
     ) {
         self.forgetNames = forgetNames
+        self.effects = effects ?? EffectPerformer(logger: logger)
         self.service = service
         self.notifier = notifier
         self.logger = logger
@@ -78,7 +81,7 @@ package struct PermissionsBusServer: Service {
     }
 
     package func run() async throws {
-        let work = PermissionWork(service: service, effects: EffectPerformer(logger: logger))
+        let work = PermissionWork(service: service, effects: effects)
         var heartbeat: LoopHeartbeat?
         if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
             let notifier = notifier

@@ -1,3 +1,4 @@
+import Dispatch
 package import PermissionStore
 import Synchronization
 package import Systemd
@@ -16,12 +17,19 @@ import Glibc
 package struct SystemdUnitController: UnitController {
     /// The link calls go through.
     let link: BusLink
+    /// Asks a standby of `unit`'s main process `pid` to SIGKILL it (permissiond's `KillMainProcess`
+    /// signal); false when the request could not be sent. Nil: every kill goes through systemd.
+    package typealias StandbyKillRequest = @Sendable (_ unit: String, _ pid: UInt32) -> Bool
+    let requestStandbyKill: StandbyKillRequest?
 
-    package init(link: BusLink) {
+    package init(link: BusLink, requestStandbyKill: StandbyKillRequest? = nil) {
         self.link = link
+        self.requestStandbyKill = requestStandbyKill
     }
     /// permissiond's own recent kills per unit, for the start limit (``keepStartLimitFor(_:)``).
     package let kills = StartLimitLedger()
+    /// Whether each unit's running instance keeps a standby.
+    let standbys = StandbyLedger()
     /// The longest one read of systemd (a property) may take: systemd answers it from memory.
     package static let callTimeout: Duration = .seconds(2)
     /// The longest `KillUnit` and `ResetFailedUnit` may take. systemd asks polkit before it acts on
@@ -32,8 +40,15 @@ package struct SystemdUnitController: UnitController {
     package static let authorizedCallTimeout: Duration = .seconds(10)
     /// The most calls one ``runningInstance(of:)`` makes.
     package static let callsPerRunningInstance = 3
-    /// The most reads one ``kill(unit:instance:)`` makes (the instance, the start limit's two).
-    package static let readsPerKill = 3
+    /// The most reads one ``kill(unit:instance:)`` makes (the instance, the environment and main
+    /// process of the standby route, the start limit's two).
+    package static let readsPerKill = 5
+    /// How long a standby has to SIGKILL the main process it stands by for before permissiond asks
+    /// systemd to (``kill(unit:instance:)``). It does so within a millisecond or two; the bound is paid
+    /// only by a unit that keeps a standby and has none at the moment (killed before its first READY=1).
+    package static let standbyKillBound: Duration = .milliseconds(100)
+    /// The unit environment entry of an app that keeps a standby (systemd/standby/standby.conf).
+    static let standbyEnvironmentEntry = "RELAUNCH_STANDBY=1"
     /// The most calls systemd asks polkit about in one ``kill(unit:instance:)`` (the start-limit
     /// reset, the kill).
     package static let authorizedCallsPerKill = 2
@@ -53,11 +68,13 @@ package struct SystemdUnitController: UnitController {
         let path = SystemdManager.unitObjectPath(unit)
         guard let state = try await activeState(path) else { return nil }  // no such unit: nothing runs
         guard ["active", "reloading", "activating"].contains(state) else { return nil }
+        var mainPID: UInt64?
         if unit.hasSuffix(".service") {
-            let mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value
+            mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value
             guard Self.hasMainProcess(mainPID) else { return nil }
         }
         let id = SystemdManager.hex(try await property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
+        if let mainPID, !id.isEmpty { standbys.saw(mainPID, of: unit, invocation: id, at: ContinuousClock.now) }
         return id.isEmpty ? nil : id
     }
 
@@ -65,14 +82,26 @@ package struct SystemdUnitController: UnitController {
     ///
     /// systemd 252 cannot kill by invocation id, so this reads the running instance first; the two
     /// calls are a few hundred microseconds apart, and a relaunch takes far longer than that.
-    /// Before the kill, the unit's start limit is kept clear of permissiond's own kills
+    /// A unit that keeps a standby is first given to it (``killedByStandby(_:path:request:)``); only
+    /// when its main process is not gone within ``standbyKillBound`` does systemd kill it.
+    /// Before systemd's kill, the unit's start limit is kept clear of permissiond's own kills
     /// (``keepStartLimitFor(_:)``): a permission kill is not a crash.
     package func kill(unit: String, instance: String) async throws -> KillDelivery {
         // The same instance (a restart gets a new InvocationID); if it no longer has a main
         // process, KillUnit says NoSuchProcess.
-        let current = SystemdManager.hex(
-            try await property(SystemdManager.unitObjectPath(unit), Self.unitInterface, "InvocationID").bytesValue ?? [])
-        guard Self.isOwed(current: current, instance: instance) else { return .gone }
+        let path = SystemdManager.unitObjectPath(unit)
+        // Right after the commit read the running instance (the first attempt of a change), its
+        // answer still holds: a relaunch takes far longer than ``freshness``.
+        let fresh = standbys.fresh(unit: unit, invocation: instance, now: ContinuousClock.now)
+        if fresh == nil {
+            let current = SystemdManager.hex(try await property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
+            guard Self.isOwed(current: current, instance: instance) else { return .gone }
+        }
+        if let requestStandbyKill,
+            try await killedByStandby(unit, invocation: instance, mainPID: fresh, path: path, request: requestStandbyKill)
+        {
+            return .killed
+        }
         await keepStartLimitFor(unit)
         do throws(BusError) {
             try await link.callAsync(
@@ -85,6 +114,37 @@ package struct SystemdUnitController: UnitController {
         }
         kills.record(unit: unit, at: ContinuousClock.now)
         return .killed
+    }
+
+    /// The standby route (docs/DESIGN.md, "The standby"): when the unit keeps a standby, pins its main
+    /// process, asks the standby to SIGKILL it and waits up to ``standbyKillBound`` for it to be gone.
+    ///
+    /// systemd asks polkit before every KillUnit of an unprivileged caller, which takes most of a
+    /// kill's time; the standby runs as the app's own user in the app's unit, so it may signal the
+    /// process itself, and it does only on this daemon's word (the signal's sender). The kill stays
+    /// enforced: a process not gone within the bound (no standby, or one that does not act) is
+    /// killed by systemd. Returns whether the process is gone, i.e. killed.
+    private func killedByStandby(
+        _ unit: String, invocation: String, mainPID known: UInt64?, path: String, request: StandbyKillRequest
+    ) async throws(BusError) -> Bool {
+        guard unit.hasSuffix(".service") else { return false }
+        // Whether the instance keeps a standby is fixed when it starts (its environment); a take-over
+        // keeps the instance, so after the first kill this costs no call.
+        let keeps: Bool
+        if let known = standbys.keepsStandby(unit: unit, invocation: invocation) {
+            keeps = known
+        } else {
+            let environment = try await property(path, Self.serviceInterface, "Environment").stringArrayValue ?? []
+            keeps = Self.keepsStandby(environment: environment)
+            standbys.remember(keeps, unit: unit, invocation: invocation)
+        }
+        guard keeps else { return false }
+        var mainPID = known ?? 0
+        if known == nil { mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0 }
+        guard let pid = Self.signalablePID(mainPID), let process = try? ProcessHandle(pid: pid),
+            request(unit, UInt32(pid))
+        else { return false }
+        return await process.exited(within: Self.standbyKillBound)
     }
 
     /// Keeps permissiond's kills from filling the unit's start limit.
@@ -142,6 +202,16 @@ package struct SystemdUnitController: UnitController {
         current == instance
     }
 
+    /// Whether a unit's `Environment` says its app keeps a standby.
+    package static func keepsStandby(environment: [String]) -> Bool {
+        environment.contains(standbyEnvironmentEntry)
+    }
+
+    /// A `MainPID` as a pid one may pin and signal: nil for none (0) and for what no pid can be.
+    package static func signalablePID(_ mainPID: UInt64) -> Int32? {
+        (1...UInt64(Int32.max)).contains(mainPID) ? Int32(mainPID) : nil
+    }
+
     /// Whether a service's `MainPID` names a process (0 or no answer: none).
     package static func hasMainProcess(_ mainPID: UInt64?) -> Bool {
         (mainPID ?? 0) != 0
@@ -181,6 +251,38 @@ package struct SystemdUnitController: UnitController {
             destination: SystemdManager.destination, path: path, interface: "org.freedesktop.DBus.Properties",
             member: "Get", arguments: [.string(interface), .string(name)], timeout: Self.callTimeout
         ).variant(at: 0)
+    }
+}
+
+/// Whether the running instance of each unit keeps a standby, as its environment said: one answer per
+/// unit, for the instance it was read for (another instance is read again).
+package final class StandbyLedger: Sendable {
+    private let known = Mutex<[String: (invocation: String, keeps: Bool)]>([:])
+    /// The main process each unit's running instance had when last read, and when.
+    private let seen = Mutex<[String: (invocation: String, mainPID: UInt64, at: ContinuousClock.Instant)]>([:])
+    /// How long a reading of the running instance and its main process stands in for a new one.
+    package static let freshness: Duration = .milliseconds(20)
+
+    package init() {}
+
+    package func saw(_ mainPID: UInt64, of unit: String, invocation: String, at instant: ContinuousClock.Instant) {
+        seen.withLock { $0[unit] = (invocation, mainPID, instant) }
+    }
+
+    /// The main process of `invocation` of `unit` when it was read less than ``freshness`` ago.
+    package func fresh(unit: String, invocation: String, now: ContinuousClock.Instant) -> UInt64? {
+        seen.withLock { seen in
+            guard let last = seen[unit], last.invocation == invocation, now - last.at < Self.freshness else { return nil }
+            return last.mainPID
+        }
+    }
+
+    package func keepsStandby(unit: String, invocation: String) -> Bool? {
+        known.withLock { known in known[unit].flatMap { $0.invocation == invocation ? $0.keeps : nil } }
+    }
+
+    package func remember(_ keeps: Bool, unit: String, invocation: String) {
+        known.withLock { $0[unit] = (invocation, keeps) }
     }
 }
 
@@ -224,5 +326,16 @@ package final class StartLimitLedger: Sendable {
     /// Forgets the limits read (a reload may have changed the units).
     package func forgetLimits() {
         state.withLock { $0.limits.removeAll() }
+    }
+}
+
+extension ProcessHandle {
+    /// Whether the pinned process exits within `bound` (waited for on a dispatch thread, never on the
+    /// cooperative pool).
+    func exited(within bound: Duration) async -> Bool {
+        let milliseconds = Int32(min(Double(Int32.max), max(0, (bound / .milliseconds(1)).rounded(.up))))
+        return await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async { done.resume(returning: self.waitUntilExited(milliseconds: milliseconds)) }
+        }
     }
 }

@@ -11,7 +11,7 @@ extension BusInterface {
     /// its table (``Permissions1Method``).
     package static let permissions1 = BusInterface(
         name: BusNames.Permissions.interface, methods: Permissions1Method.allCases.map(\.busMethod),
-        signals: [Permissions1Method.changed], errors: [PermissionsClient.failedErrorName])
+        signals: [Permissions1Method.changed, Permissions1Method.killMainProcess], errors: [PermissionsClient.failedErrorName])
 }
 
 /// What `LastKill(app)` says: the last instance of the app permissiond killed, and why.

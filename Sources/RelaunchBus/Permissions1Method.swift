@@ -65,6 +65,15 @@ package enum Permissions1Method: BusMethodTable {
         Argument("new_state", "s"), Argument("killed", "b"),
     ])
 
+    /// `KillMainProcess(unit, pid)`: permissiond is killing process `pid`, the main process of `unit`,
+    /// for a permission change. A standby of that process (docs/DESIGN.md, "The standby") SIGKILLs it
+    /// on hearing this, sooner than systemd's KillUnit, which waits for polkit; permissiond calls
+    /// KillUnit itself when the process is not gone within a bound. Believed only from the owner of
+    /// `org.relaunch.Permissions1`, like ``changed``.
+    package static let killMainProcess = BusInterface.Signal("KillMainProcess", [
+        Argument("unit", "s"), Argument("pid", "u"),
+    ])
+
     /// Its row: member name, arguments in and out (as introspection shows them), who may call.
     private var row: (method: BusInterface.Method, access: Access) {
         switch self {

@@ -86,14 +86,14 @@ struct DaemonPartsTests {
 
 @Suite("The watchdog's judgement of a long write")
 struct StuckWriteTests {
-    /// The longest a write can legitimately take: every call to systemd at its bound, and every wait
-    /// between inline kill attempts.
+    /// The longest a write can legitimately take: every call to systemd at its bound, a standby's
+    /// chance to kill first at each attempt, and every wait between inline kill attempts.
     static let worstLegitimateWrite: Duration = {
         let attempts = PermissionService.defaultInlineRetryDelays
         let reads = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.readsPerKill
         let authorized = attempts.count * SystemdUnitController.authorizedCallsPerKill
         return SystemdUnitController.callTimeout * reads + SystemdUnitController.authorizedCallTimeout * authorized
-            + attempts.reduce(.zero, +)
+            + SystemdUnitController.standbyKillBound * attempts.count + attempts.reduce(.zero, +)
     }()
 
     @Test("a write is stuck only past the worst a legitimate one takes, and 5 s more")
@@ -112,6 +112,37 @@ struct SystemdAnswerTests {
         #expect(SystemdUnitController.isOwed(current: "0123abcd", instance: "0123abcd"))
         #expect(!SystemdUnitController.isOwed(current: "4567ef01", instance: "0123abcd"), "systemd restarted it meanwhile")
         #expect(!SystemdUnitController.isOwed(current: "", instance: "0123abcd"), "nothing runs")
+    }
+
+    @Test("the standby route is taken only for a unit whose environment says it keeps a standby")
+    func standbyEnvironment() {
+        #expect(SystemdUnitController.keepsStandby(environment: ["RELAUNCH_APP_ID=checkin-demo", "RELAUNCH_STANDBY=1"]))
+        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_APP_ID=checkin-demo"]))
+        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_STANDBY=0"]))
+        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_STANDBY=10"]))
+        #expect(!SystemdUnitController.keepsStandby(environment: []))
+    }
+
+    @Test("only a pid a process can have is pinned and signalled")
+    func signalablePIDs() {
+        #expect(SystemdUnitController.signalablePID(4242) == 4242)
+        #expect(SystemdUnitController.signalablePID(0) == nil, "no main process")
+        #expect(SystemdUnitController.signalablePID(UInt64(Int32.max)) == Int32.max)
+        #expect(SystemdUnitController.signalablePID(UInt64(Int32.max) + 1) == nil)
+    }
+
+    @Test("a reading of the running instance stands in for a new one only for that instance and only briefly")
+    func freshReadings() {
+        let ledger = StandbyLedger()
+        let read = ContinuousClock.now
+        ledger.saw(4242, of: "a.service", invocation: "0123abcd", at: read)
+        #expect(ledger.fresh(unit: "a.service", invocation: "0123abcd", now: read + .milliseconds(5)) == 4242)
+        #expect(ledger.fresh(unit: "a.service", invocation: "0123abcd", now: read + StandbyLedger.freshness) == nil, "too old")
+        #expect(ledger.fresh(unit: "a.service", invocation: "4567ef01", now: read) == nil, "another instance")
+        #expect(ledger.fresh(unit: "b.service", invocation: "0123abcd", now: read) == nil, "another unit")
+        ledger.remember(true, unit: "a.service", invocation: "0123abcd")
+        #expect(ledger.keepsStandby(unit: "a.service", invocation: "0123abcd") == true)
+        #expect(ledger.keepsStandby(unit: "a.service", invocation: "4567ef01") == nil, "another instance is read again")
     }
 
     @Test("a service runs only with a main process")

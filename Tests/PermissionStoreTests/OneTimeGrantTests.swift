@@ -56,6 +56,18 @@ struct OneTimeGrantTests {
         let own = await harness.handle(.lifecycle(app: app, lifecycle: "background"), as: 1000)
         #expect(own.reply == .success(.done))
         let bad = await harness.handle(.lifecycle(app: app, lifecycle: "asleep"))
-        #expect(bad.error?.message.contains("accepted: background, active") == true)
+        #expect(bad.error?.message.contains("accepted: background, active, standby") == true)
+    }
+
+    @Test("a standby's report is taken and changes nothing: no clock starts, an app in the background stays there")
+    func standbyChangesNothing() async throws {
+        let harness = try ServiceHarness(policy: .android)
+        let fresh = await harness.handle(.lifecycle(app: app, lifecycle: PermissionService.standbyLifecycle))
+        #expect(fresh.reply == .success(.done))
+        #expect(harness.service.lifecycles.backgroundPeriod(app) == nil, "no background period began")
+        _ = await harness.handle(.lifecycle(app: app, lifecycle: "background"))
+        let period = try #require(harness.service.lifecycles.backgroundPeriod(app))
+        _ = await harness.handle(.lifecycle(app: app, lifecycle: PermissionService.standbyLifecycle))
+        #expect(harness.service.lifecycles.backgroundPeriod(app) == period, "still the same background period")
     }
 }

@@ -36,6 +36,8 @@ package struct PermissionService: Sendable {
     package let oneTimeDelayOverride: Duration?
 
     /// The waits before each attempt to kill right after a commit, unless told otherwise.
+    /// The lifecycle a standby of the app reports (`Lifecycle(app, "standby")`): it changes nothing.
+    package static let standbyLifecycle = "standby"
     package static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
 
     /// Creates the service.
@@ -146,8 +148,11 @@ package struct PermissionService: Sendable {
                 return .success(.lastKill(database.lastKill(app: try Self.app(app, in: configuration))))
             case .lifecycle(let app, let lifecycle):
                 let app = try Self.app(app, in: configuration)
+                // `standby`: a standby of the app says it is there (docs/DESIGN.md, "The standby"); it
+                // changes nothing, and its caller is then known when the standby takes over and reads.
+                if lifecycle == Self.standbyLifecycle { return .success(.done) }
                 guard let background = ["background": true, "active": false][lifecycle] else {
-                    throw .invalidArgs("unknown lifecycle \(Echo.quoted(lifecycle)); accepted: background, active")
+                    throw .invalidArgs("unknown lifecycle \(Echo.quoted(lifecycle)); accepted: background, active, standby")
                 }
                 lifecycles.note(app, background: background)
                 return .success(.done)
