@@ -6,8 +6,8 @@ extension Logger {
     /// Logs one of the contract's journal events: `MESSAGE_ID` and its fields (CONTRACT.md "Journal").
     ///
     /// Field names are passed through as given; they must already be valid journal field names.
-    func event(
-        _ id: MessageID, _ message: String, _ fields: KeyValuePairs<String, String>,
+    func event<Fields: Sequence<(key: String, value: String)>>(
+        _ id: MessageID, _ message: String, _ fields: Fields,
         file: String = #fileID, function: String = #function, line: UInt = #line
     ) {
         var metadata: Logger.Metadata = [JournalLogHandler.messageIDKey: .string(id.rawValue)]

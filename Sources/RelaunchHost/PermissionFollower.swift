@@ -39,6 +39,31 @@ enum PermissionFollower {
         func firstForgery(by sender: String) -> Bool {
             state.withLock { $0.forgers.count < 1024 && $0.forgers.insert(sender).inserted }
         }
+
+        /// Whether `signal`, one of permissiond's, was sent by the owner of its name; a forgery is
+        /// logged once per sender.
+        func believes(_ signal: BusSignal, logger: Logger) -> Bool {
+            if let sender = signal.sender, sender == owner { return true }
+            let who = signal.sender ?? "an unnamed sender"
+            if firstForgery(by: who) {
+                logger.warning(
+                    "ignored a \(signal.member) signal from \(who), which does not own \(BusNames.Permissions.service); only permissiond's signals count",
+                    metadata: ["SIGNAL_SENDER": "\(who)"])
+            }
+            return false
+        }
+
+        /// Takes the bus daemon's `NameOwnerChanged` for permissiond's name (no other sender, no
+        /// other name): its new owner is trusted from now on.
+        /// - Returns: Whether the name got an owner.
+        func takeOwnerChange(_ signal: BusSignal) -> Bool {
+            guard signal.sender == "org.freedesktop.DBus",
+                (try? signal.arguments.string(at: 0)) == BusNames.Permissions.service,
+                let newOwner = try? signal.arguments.string(at: 2)
+            else { return false }
+            setOwner(newOwner.isEmpty ? nil : newOwner)
+            return !newOwner.isEmpty
+        }
     }
 
     /// What the two subscriptions do with a signal, apart from the bus that delivers it.
@@ -50,15 +75,7 @@ enum PermissionFollower {
         /// permissiond's `Changed`: applied when its sender owns permissiond's name and it is about
         /// this app and one of its permissions; a forgery is logged once per sender.
         func changed(_ signal: BusSignal) {
-            guard let sender = signal.sender, sender == trust.owner else {
-                let who = signal.sender ?? "an unnamed sender"
-                if trust.firstForgery(by: who) {
-                    logger.warning(
-                        "ignored a Changed signal from \(who), which does not own \(BusNames.Permissions.service); only permissiond's signals count",
-                        metadata: ["SIGNAL_SENDER": "\(who)"])
-                }
-                return
-            }
+            guard trust.believes(signal, logger: logger) else { return }
             guard let changedApp = try? signal.arguments.string(at: 0), changedApp == host.configuration.appID,
                 let name = try? signal.arguments.string(at: 1), let permission = Permission(rawValue: name),
                 App.permissions.contains(permission),
@@ -70,12 +87,7 @@ enum PermissionFollower {
         /// The bus daemon's `NameOwnerChanged` for permissiond's name: the new owner is trusted from now on.
         /// - Returns: Whether the name got an owner (permissiond is back: read the permissions again).
         func nameOwnerChanged(_ signal: BusSignal) -> Bool {
-            guard signal.sender == "org.freedesktop.DBus",
-                (try? signal.arguments.string(at: 0)) == BusNames.Permissions.service,
-                let newOwner = try? signal.arguments.string(at: 2)
-            else { return false }
-            trust.setOwner(newOwner.isEmpty ? nil : newOwner)
-            return !newOwner.isEmpty
+            trust.takeOwnerChange(signal)
         }
     }
 

@@ -58,8 +58,10 @@ public enum RelaunchHost {
             if configuration.isStandby {
                 // Connected to the bus beforehand (its authentication and Hello are no part of a relaunch),
                 // but nothing is read before the wait returns: the permissions and the state come after the kill.
-                connection = .some(try? BusConnection.system())
-                let killed = Standby.waitForTakeOver(since: timings.main, logger: logger)
+                let preconnected = try? BusConnection.system()
+                connection = .some(preconnected)
+                let killed = Standby.waitForTakeOver(
+                    since: timings.main, connection: preconnected, app: configuration.appID, logger: logger)
                 timings = LaunchTimings(main: LaunchTimings.now())
                 try becomeMainProcess(killed, timings: timings, logger: logger)
                 takeOver = killed
@@ -117,11 +119,15 @@ public enum RelaunchHost {
     /// unit's main one: watchdog, notifications, `KillUnit(…, "main", …)`), then the journal says so.
     static func becomeMainProcess(_ takeOver: Standby.TakeOver, timings: LaunchTimings, logger: Logger) throws {
         try ServiceNotifier().notify(.mainPID(getpid()))
-        logger.event(.standbyTookOver, "standby took over from killed process \(takeOver.killedPID)", [
+        var fields = [
             "TAKEN_OVER_PID": "\(takeOver.killedPID)", "TAKEOVER_PHASE": "main",
             "TAKEOVER_GONE_USEC": "\(takeOver.goneUSec)", "STANDBY_SINCE_USEC": "\(takeOver.standbySinceUSec)",
             "LAUNCH_MAIN_USEC": "\(timings.main)",
-        ])
+        ]
+        // Who sent the SIGKILL: this standby on permissiond's request, or (no field) systemd.
+        if let sent = takeOver.killSentUSec { fields["TAKEOVER_KILL_SENT_USEC"] = "\(sent)" }
+        let by = takeOver.killSentUSec == nil ? "" : " (SIGKILLed by the standby on permissiond's request)"
+        logger.event(.standbyTookOver, "standby took over from killed process \(takeOver.killedPID)\(by)", fields)
     }
 
     /// Launches the app and says READY=1; returns the services that serve it from then on.

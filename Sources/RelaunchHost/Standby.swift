@@ -1,4 +1,6 @@
 internal import Logging
+internal import RelaunchBus
+internal import RelaunchContract
 internal import Synchronization
 internal import Systemd
 
@@ -25,6 +27,8 @@ enum Standby {
     static let archive = UInt8(ascii: "A")
     /// The tag saying the preserved archive was discarded: the standby drops the one it holds.
     static let dropArchive = UInt8(ascii: "D")
+    /// What a standby reports to permissiond as its lifecycle: it is there, and changes nothing.
+    static let lifecycle = "standby"
     /// The descriptor the standby's end of the link is given.
     static let linkDescriptor: CInt = 3
 
@@ -33,8 +37,11 @@ enum Standby {
     /// `WATCHDOG_PID`, so that the standby pings once it is the main process), and with the pid it
     /// stands by for.
     static func environment(_ current: [String], standingBy pid: Int32) -> [String] {
-        let dropped = ["LISTEN_FDS=", "LISTEN_PID=", "LISTEN_FDNAMES=", "WATCHDOG_PID=", "RELAUNCH_STANDBY_FOR="]
-        return current.filter { entry in !dropped.contains { entry.hasPrefix($0) } } + ["RELAUNCH_STANDBY_FOR=\(pid)"]
+        let dropped = ["LISTEN_FDS=", "LISTEN_PID=", "LISTEN_FDNAMES=", "WATCHDOG_PID=", "RELAUNCH_STANDBY_FOR=", "LD_BIND_NOW="]
+        // LD_BIND_NOW: the dynamic loader binds every symbol at the standby's start, not at its first
+        // call after the take-over.
+        return current.filter { entry in !dropped.contains { entry.hasPrefix($0) } }
+            + ["RELAUNCH_STANDBY_FOR=\(pid)", "LD_BIND_NOW=1"]
     }
 
     /// What the standby does with one message from the running process.
@@ -72,20 +79,28 @@ enum Standby {
         var standbySinceUSec: UInt64
         /// The newest preserved archive the killed process handed over (a sealed memfd), if any.
         var archive: CInt?
+        /// When this standby SIGKILLed that process itself on permissiond's `KillMainProcess` (µs);
+        /// nil when someone else (systemd) killed it.
+        var killSentUSec: UInt64?
     }
 
     /// Waits on descriptor 3 until the running process ends. Exits the process (status 0) when it ends
     /// by any way but SIGKILL, or when the link cannot be read (systemd then restarts the unit as it
-    /// always did). Reads nothing but the link.
-    static func waitForTakeOver(since start: UInt64, logger: Logger) -> TakeOver {
+    /// always did). Reads nothing but the link and, on `connection`, permissiond's requests to kill
+    /// the running process (``KillRequests``), which it carries out itself.
+    static func waitForTakeOver(since start: UInt64, connection: BusConnection?, app: String, logger: Logger) -> TakeOver {
         let link = ProcessLink(adopting: linkDescriptor)
         let killed = HostConfiguration.environment("RELAUNCH_STANDBY_FOR").flatMap { Int32($0) } ?? getppid()
         // Pinned now, while it is certainly the process this one stands by for (its parent).
         let process = try? ProcessHandle(pid: killed)
+        let requests = connection.flatMap { connection in
+            process.flatMap { KillRequests.listen(on: connection, for: $0, app: app, logger: logger) }
+        }
         var archive: CInt?
         while true {
             let message: ProcessLink.Message
             do {
+                requests?.wait(untilReadable: link.fd)
                 message = try link.receive()
             } catch {
                 logger.warning("the standby cannot read its link to the running process; leaving the relaunch to systemd",
@@ -109,9 +124,111 @@ enum Standby {
                 // so that systemd takes this process over as its own child. Bounded: a process that
                 // closed its descriptors is past its last instruction.
                 _ = process?.waitUntilExited(milliseconds: 1000)
-                return TakeOver(killedPID: killed, goneUSec: LaunchTimings.now(), standbySinceUSec: start, archive: archive)
+                return TakeOver(
+                    killedPID: killed, goneUSec: LaunchTimings.now(), standbySinceUSec: start, archive: archive,
+                    killSentUSec: requests?.killSentUSec)
             }
         }
+    }
+}
+
+/// permissiond's requests to kill the process a standby stands by for (`KillMainProcess`), heard
+/// while it waits: the standby SIGKILLs that process itself, sooner than systemd's KillUnit, which
+/// asks polkit first. permissiond still has systemd kill it when it is not gone within a bound.
+///
+/// A request is believed only from the current owner of `org.relaunch.Permissions1` (the bus
+/// daemon fills in the sender; anyone may send a signal), and only for the pid this standby pinned:
+/// a stranger's signal kills nothing.
+final class KillRequests: Sendable {
+    private let connection: BusConnection
+    private let process: ProcessHandle
+    private let trust = PermissionFollower.Trust()
+    private let logger: Logger
+    private let sent = Atomic<UInt64>(0)
+    private let subscriptions = Mutex<[BusSubscription]>([])
+
+    /// When this standby sent the SIGKILL (µs, CLOCK_REALTIME), or nil.
+    var killSentUSec: UInt64? {
+        let value = sent.load(ordering: .acquiring)
+        return value == 0 ? nil : value
+    }
+
+    private init(connection: BusConnection, process: ProcessHandle, logger: Logger) {
+        self.connection = connection
+        self.process = process
+        self.logger = logger
+    }
+
+    /// Subscribes on `connection`, learns who owns permissiond's name and tells permissiond that this
+    /// standby of `app` is there (`Lifecycle(app, "standby")`, which reads nothing: permissiond then
+    /// knows this caller when it takes over and asks for the permissions); nil (and systemd alone
+    /// kills) when the bus cannot be used.
+    static func listen(on connection: BusConnection, for process: ProcessHandle, app: String, logger: Logger) -> KillRequests? {
+        let requests = KillRequests(connection: connection, process: process, logger: logger)
+        do throws(BusError) {
+            let kill = try connection.subscribe(
+                // No sender= in the rule: sd-bus would compare the well-known name with the unique name.
+                BusMatchRule(
+                    path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
+                    member: Permissions1Method.killMainProcess.name)
+            ) { signal in requests.heard(signal) }
+            let owner = try connection.subscribe(
+                BusMatchRule(
+                    sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                    member: "NameOwnerChanged")
+            ) { signal in _ = requests.trust.takeOwnerChange(signal) }
+            requests.subscriptions.withLock { $0 = [kill, owner] }
+            if let name = try? connection.call(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetNameOwner", arguments: [.string(BusNames.Permissions.service)], timeout: .seconds(2)
+            ).string(at: 0) {
+                requests.trust.setOwnerUnlessKnown(name)
+            }
+            try? PermissionsClient(bus: connection, timeout: .seconds(2)).lifecycle(app: app, Standby.lifecycle)
+        } catch {
+            logger.notice("the standby does not hear permissiond's kill requests; systemd kills", metadata: ["ERROR": "\(error)"])
+            return nil
+        }
+        return requests
+    }
+
+    /// Serves the bus until `descriptor` (the link) is readable. On a bus failure it stops listening
+    /// and returns: the link alone is waited for then.
+    func wait(untilReadable descriptor: CInt) {
+        guard killSentUSec == nil else { return }
+        while true {
+            let busDescriptor: CInt
+            do {
+                try connection.processPending(waitingUpTo: .zero)
+                busDescriptor = try connection.descriptor
+            } catch {
+                return
+            }
+            var fds = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: busDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 2, -1)
+            if ready < 0 && errno != EINTR { return }
+            if fds[0].revents != 0 || fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return }
+        }
+    }
+
+    /// A `KillMainProcess`: SIGKILLs the pinned process when the request is permissiond's and names it.
+    private func heard(_ signal: BusSignal) {
+        guard trust.believes(signal, logger: logger), Self.names(process.pid, signal.arguments), killSentUSec == nil else { return }
+        do {
+            try process.send(SIGKILL)
+            sent.store(LaunchTimings.now(), ordering: .releasing)
+        } catch {
+            logger.warning("the standby could not kill process \(process.pid); systemd kills it", metadata: ["ERROR": "\(error)"])
+        }
+    }
+
+    /// Whether a request's arguments (unit, pid) name `pid` (pure).
+    static func names(_ pid: Int32, _ arguments: BusValues) -> Bool {
+        guard let requested = try? arguments.uint32(at: 1) else { return false }
+        return Int64(requested) == Int64(pid)
     }
 }
 

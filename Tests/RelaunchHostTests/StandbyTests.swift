@@ -17,15 +17,23 @@ struct StandbyTests {
         #expect(Standby.step(for: .tag(ProcessLink.leave, fd: 9)) == .ignore(9))
     }
 
-    @Test("The standby gets neither systemd's passed descriptors nor the running process's watchdog pid")
+    @Test("The standby gets neither systemd's passed descriptors nor the running process's watchdog pid, and binds its symbols at start")
     func environment() {
         let current = ["PATH=/usr/bin", "LISTEN_FDS=1", "LISTEN_PID=40", "LISTEN_FDNAMES=restoration-archive",
                        "WATCHDOG_USEC=5000000", "WATCHDOG_PID=40", "NOTIFY_SOCKET=/run/systemd/notify",
-                       "INVOCATION_ID=abc", "RELAUNCH_STANDBY_FOR=39"]
+                       "INVOCATION_ID=abc", "RELAUNCH_STANDBY_FOR=39", "LD_BIND_NOW=1"]
         #expect(Standby.environment(current, standingBy: 40) == [
             "PATH=/usr/bin", "WATCHDOG_USEC=5000000", "NOTIFY_SOCKET=/run/systemd/notify", "INVOCATION_ID=abc",
-            "RELAUNCH_STANDBY_FOR=40",
+            "RELAUNCH_STANDBY_FOR=40", "LD_BIND_NOW=1",
         ])
+    }
+
+    @Test("A kill request is carried out only for the pid the standby stands by for")
+    func killRequestNamesThePinnedProcess() {
+        #expect(KillRequests.names(40, BusValues([.string("checkin-demo.service"), .uint32(40)])))
+        #expect(!KillRequests.names(40, BusValues([.string("checkin-demo.service"), .uint32(41)])))
+        #expect(!KillRequests.names(40, BusValues([.string("checkin-demo.service")])))
+        #expect(!KillRequests.names(40, BusValues([.string("checkin-demo.service"), .string("40")])))
     }
 
     @Test("--standby makes the standby; RELAUNCH_STANDBY=1 makes an app keep one")
