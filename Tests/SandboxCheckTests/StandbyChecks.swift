@@ -118,11 +118,18 @@ struct StandbyChecks {
 
         try Assert.equal("\(standby)", "\(main)", "the unit's main process after the kill (the standby was \(standby))")
         try Assert.equal("\(restarts)", "\(try Units.restarts(unit))", "NRestarts (a take-over is no systemd restart)")
-        // The killed process is gone, and systemd sent it SIGKILL on permissiond's request.
+        // The killed process is gone: the standby SIGKILLed it on permissiond's KillMainProcess (its
+        // take-over entry says when), so systemd was not asked to.
         if kill(killed, 0) == 0 || errno != ESRCH { throw CheckFailure("the killed process \(killed) still exists") }
-        try FaultJournal.waitFor("systemd's SIGKILL of \(killed)", ["_PID": "1", "UNIT": unit], after: mark, field: "MESSAGE") {
-            $0.message?.contains("Sent signal SIGKILL to main process \(killed) ") == true
+        let takeOver = try FaultJournal.waitFor("the take-over's 'main' entry", ["MESSAGE_ID": Self.tookOverID], after: mark,
+                                                field: "TAKEOVER_PHASE") { $0["TAKEOVER_PHASE"] == "main" }
+        if (takeOver["TAKEOVER_KILL_SENT_USEC"] ?? "").isEmpty {
+            throw CheckFailure("the standby did not say it sent the SIGKILL: \(takeOver["MESSAGE"] ?? "")")
         }
+        try journalSync()
+        let systemdKills = try Journal.entries(["_PID": "1", "UNIT": unit], after: mark, timeout: .zero) { _ in true }
+            .filter { $0.message?.contains("Sent signal SIGKILL to main process \(killed) ") == true }
+        try Assert.equal("0", "\(systemdKills.count)", "systemd's SIGKILLs of \(killed) (the standby's was first)")
         // The new process read the permission after the change, and restored what was preserved.
         try Assert.equal(after, try Demo.state("camera"), "camera as the new process read it")
         try Demo.assertRestored("standby")
@@ -149,6 +156,44 @@ struct StandbyChecks {
         let (now, next) = try Self.waitForStandby()
         try Assert.equal("\(main)", "\(now)", "the main process with the next standby")
         try Assert.equal("\(main) \(next)", try Self.processes().map(String.init).joined(separator: " "), "the unit's processes")
+    }
+
+    /// A `KillMainProcess` from anyone but permissiond kills nothing: the standby believes the request
+    /// only from the owner of permissiond's name (the bus daemon fills in the sender), and says so once.
+    @Test func aStrangersKillRequestKillsNothing() throws {
+        defer { Self.withoutStandby() }
+        let (main, standby) = try Self.withStandby()
+        let mark = try Journal.mark()
+        try Command.expect(0, ["busctl", "emit", "/org/relaunch/Permissions1", "org.relaunch.Permissions1",
+                               "KillMainProcess", "su", unit, "\(main)"])
+        try FaultJournal.waitFor("the standby's word on the forged request", ["_PID": "\(standby)"], after: mark, field: "MESSAGE") {
+            $0.message?.contains("ignored a KillMainProcess signal from") == true
+        }
+        if kill(main, 0) != 0 { throw CheckFailure("the main process \(main) is gone after a stranger's KillMainProcess") }
+        try Assert.equal("\(main)", "\(try Self.mainPID())", "the unit's main process after a stranger's KillMainProcess")
+    }
+
+    /// The kill stays enforced when the standby does not act on permissiond's request (here it is
+    /// stopped): permissiond has systemd SIGKILL the process after its bound, and the standby, once it
+    /// runs again, takes over and reads the new permission.
+    @Test func aStandbyThatDoesNotActLeavesTheKillToSystemd() throws {
+        defer { Self.withoutStandby() }
+        let (killed, standby) = try Self.withStandby()
+        try Demo.call("Background")
+        let after = Permissiond.other(than: try Permissiond.get(Permissiond.app, "camera"))
+        let mark = try Journal.mark()
+        try Command.expect(0, ["kill", "-STOP", "\(standby)"])
+        var resumed = false
+        defer { if !resumed { _ = kill(standby, SIGCONT) } }
+        try Command.expect(0, ["relaunchctl", "permission", "set", Permissiond.app, "camera", after], timeout: .seconds(60))
+        try FaultJournal.waitFor("systemd's SIGKILL of \(killed)", ["_PID": "1", "UNIT": unit], after: mark, field: "MESSAGE") {
+            $0.message?.contains("Sent signal SIGKILL to main process \(killed) ") == true
+        }
+        try Command.expect(0, ["kill", "-CONT", "\(standby)"])
+        resumed = true
+        let main = try Self.waitForTakeOver(from: killed)
+        try Assert.equal("\(standby)", "\(main)", "the unit's main process once the standby runs again")
+        try Assert.equal(after, try Demo.state("camera"), "camera as the new process read it")
     }
 
     /// `relaunchctl permission set --wait` (RelaunchDriver's wait, as `TestedApp` waits) returns once
