@@ -14,6 +14,37 @@
 #   JOURNAL_OUT     where `down --journal-out` exported the sandbox's journal (post_* checks)
 #   SANDBOX_PIDNS   the sandbox's PID namespace ("pid:[…]"), recorded after `up`
 
+# wait_relaunched UNIT BUS OLD_PID: until UNIT's main process is another than OLD_PID (0: any) that answers
+# Ready() on BUS finished in the unit's invocation: a restart (a new invocation) or a standby's take-over (the
+# same invocation, another main process). Polled every 5 ms for 15 s at most, outside every measured phase of
+# the benchmarks; says why and returns 1 when it did not happen.
+wait_relaunched() {
+    local unit=$1 bus=$2 old=$3 i pid invocation answer=""
+    for ((i = 0; i < 3000; i++)); do
+        pid=$(systemctl show -P MainPID "$unit")
+        if [[ "$pid" != "$old" && "$pid" != 0 && "$(systemctl show -P ActiveState "$unit")" == active ]]; then
+            invocation=$(systemctl show -P InvocationID "$unit")
+            answer=$(busctl call --timeout=2 "$bus" /org/relaunch/App1 org.relaunch.App1 Ready 2>/dev/null) || answer=""
+            [[ "$answer" == "(bs) true \"$invocation\"" ]] && return 0
+        fi
+        sleep 0.005
+    done
+    echo "$unit was not relaunched from pid $old within 15 s (last Ready(): ${answer:-none}; systemctl status $unit)" >&2
+    return 1
+}
+
+# wait_standby UNIT: until UNIT holds two processes, its main one and the standby (15 s at most).
+wait_standby() {
+    local unit=$1 i group
+    group=$(systemctl show -P ControlGroup "$unit")
+    for ((i = 0; i < 3000; i++)); do
+        [[ $(wc -l <"/sys/fs/cgroup$group/cgroup.procs") -eq 2 ]] && return 0
+        sleep 0.005
+    done
+    echo "no standby in $unit within 15 s" >&2
+    return 1
+}
+
 # in_sandbox CMD [ARG...]: runs CMD inside the sandbox; its exit status is CMD's.
 in_sandbox() {
     "$SANDBOX" exec -- "$@"
