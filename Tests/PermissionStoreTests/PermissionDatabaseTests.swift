@@ -146,6 +146,31 @@ struct PermissionDatabaseTests {
         #expect(try directory.openDatabase().lastKill(app: app) == second)
     }
 
+    @Test("a kill in flight is the last kill until it is taken back; taking it back leaves a newer one")
+    func killInFlight() throws {
+        let database = try directory.openDatabase()
+        let done = KillRecord(
+            app: app, unit: "checkin-demo.service", permission: .camera, old: .notDetermined, new: .allowed,
+            invocationID: "0123456789abcdef0123456789abcdef", at: 11)
+        try database.recordKill(done)
+        let flying = KillRecord(
+            app: app, unit: "checkin-demo.service", permission: .camera, old: .allowed, new: .denied,
+            invocationID: "0123456789abcdef0123456789abcdef", at: 20)
+        #expect(database.announce(inFlight: flying) == done)
+        #expect(database.lastKill(app: app) == flying, "answered while it is carried out")
+        database.withdraw(inFlight: flying, restoring: done)
+        #expect(database.lastKill(app: app) == done, "it did not happen")
+        let newer = KillRecord(
+            app: app, unit: "checkin-demo.service", permission: .photos, old: .allowed, new: .denied,
+            invocationID: "fedcba9876543210fedcba9876543210", at: 30)
+        _ = database.announce(inFlight: flying)
+        try database.recordKill(newer)
+        database.withdraw(inFlight: flying, restoring: done)
+        #expect(database.lastKill(app: app) == newer, "a newer kill stays")
+        try database.close()
+        #expect(try directory.openDatabase().lastKill(app: app) == newer, "nothing in flight is stored")
+    }
+
     @Test("a file that is not a database gives a typed error naming the path")
     func corruptFile() throws {
         let path = try directory.write(String(repeating: "this is not sqlite\n", count: 400), to: "garbage.db")

@@ -199,6 +199,7 @@ struct PermissionServiceChangeTests {
         let units = FakeUnitController(active: [ServiceHarness.unit], killFails: true)
         let harness = try ServiceHarness(units: units)
         _ = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        #expect(harness.database.lastKill(app: app) == nil, "a kill that failed is not the last kill")
         units.state.withLock { $0.killFailures = 0 }
         let (effects, remaining) = await harness.service.redeliverPendingKills()
         #expect(remaining == 0)

@@ -66,6 +66,25 @@ extension PermissionDatabase {
         return result
     }
 
+    /// Has ``lastKill(app:)`` answer `kill` while it is being carried out, before ``resolve(_:killed:)``
+    /// records it: a standby that took over asks within a millisecond of the SIGKILL, which may be
+    /// before permissiond has seen the process gone. Returns what it answered before, for
+    /// ``withdraw(inFlight:restoring:)`` when the kill does not happen.
+    package func announce(inFlight kill: KillRecord) -> KillRecord? {
+        cache.withLock { cache in
+            defer { cache.lastKills[kill.app] = kill }
+            return cache.lastKills[kill.app]
+        }
+    }
+
+    /// Takes back an in-flight kill that did not happen: ``lastKill(app:)`` answers `previous` again
+    /// (unless another kill of the app came meanwhile).
+    package func withdraw(inFlight kill: KillRecord, restoring previous: KillRecord?) {
+        cache.withLock { cache in
+            if cache.lastKills[kill.app] == kill { cache.lastKills[kill.app] = previous }
+        }
+    }
+
     /// Records a kill that was carried out (or, with `kill` nil, that is moot: the instance that
     /// owed it is gone) and removes the pending kill, in one transaction. With a kill, the history
     /// rows of the pending kill are marked as having killed that instance.

@@ -111,21 +111,25 @@ extension PermissionService {
             // When the kill is sent: systemd's entries about the dying process come after it, while
             // KillUnit's answer may come after them (systemd asks polkit first).
             let sentAt = now()
+            let kill = KillRecord(
+                app: pending.app, unit: pending.unit, permission: pending.permission, old: pending.old,
+                new: pending.new, invocationID: pending.invocationID, at: sentAt)
+            // LastKill names it from now on: the app that comes back may ask before the kill returns.
+            let previous = database.announce(inFlight: kill)
             let delivery: KillDelivery
             do {
                 delivery = try await units.kill(unit: pending.unit, instance: pending.invocationID)
             } catch {
+                database.withdraw(inFlight: kill, restoring: previous)
                 lastError = "\(error)"
                 continue
             }
             switch delivery {
             case .gone:
+                database.withdraw(inFlight: kill, restoring: previous)
                 try? database.resolve(pending, killed: nil)
                 return .moot
             case .killed:
-                let kill = KillRecord(
-                    app: pending.app, unit: pending.unit, permission: pending.permission, old: pending.old,
-                    new: pending.new, invocationID: pending.invocationID, at: sentAt)
                 do {
                     try database.resolve(pending, killed: kill)
                 } catch {
