@@ -62,14 +62,17 @@ public struct Relaunch: Sendable, Hashable {
     public var exitToReady: Duration?
     /// The app's whole state right after it came back (nil for an app that serves no App1).
     public var state: AppState?
+    /// Whether the unit's standby took over (the same invocation, another main process: systemd
+    /// started nothing), rather than systemd restarting the unit.
+    public var tookOver: Bool
 
     /// A relaunch into `invocationID` (RelaunchDriver's `AppLink` makes them).
     package init(
         invocationID: String, outcome: AppState.LaunchOutcome, discardReason: AppState.DiscardReason?,
-        restoredVia: [String: AppState.RestoredVia], exitToReady: Duration?, state: AppState?
+        restoredVia: [String: AppState.RestoredVia], exitToReady: Duration?, state: AppState?, tookOver: Bool = false
     ) {
         (self.invocationID, self.outcome, self.discardReason) = (invocationID, outcome, discardReason)
-        (self.restoredVia, self.exitToReady, self.state) = (restoredVia, exitToReady, state)
+        (self.restoredVia, self.exitToReady, self.state, self.tookOver) = (restoredVia, exitToReady, state, tookOver)
     }
 }
 

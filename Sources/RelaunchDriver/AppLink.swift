@@ -192,14 +192,15 @@ package struct AppLink: Sendable {
             && snapshot.activeEnterUSec > snapshot.activeExitUSec
             && snapshot.activeExitUSec > 0
             ? .microseconds(Int64(snapshot.activeEnterUSec - snapshot.activeExitUSec)) : nil
+        let tookOver = oldInvocation != nil && invocation == oldInvocation
         guard busName != nil else {
             return Relaunch(invocationID: invocation, outcome: .fresh, discardReason: nil, restoredVia: [:],
-                            exitToReady: exitToReady, state: nil)
+                            exitToReady: exitToReady, state: nil, tookOver: tookOver)
         }
         let state = try await state()
         return Relaunch(
             invocationID: invocation, outcome: state.launch.outcome, discardReason: state.launch.discardReason,
-            restoredVia: state.restoredVia, exitToReady: exitToReady, state: state)
+            restoredVia: state.restoredVia, exitToReady: exitToReady, state: state, tookOver: tookOver)
     }
 
     /// Waits until the unit has stopped (inactive or failed).

@@ -50,12 +50,17 @@ enum PermissionChangeText {
         }
     }
 
+    /// A change that killed: who brought the app back, when `--wait` saw it (its standby, or systemd).
+    static func killed(_ change: PermissionChange) -> String {
+        change.relaunch?.tookOver == true ? " (app killed; its standby took over)" : " (app killed; systemd relaunched it)"
+    }
+
     static func text(_ change: PermissionChange) -> String {
         let states = Permission.allCases.compactMap { permission in
             change.previous[permission].map { "\(permission.rawValue): \($0) → \(change.new)" }
         }
         var lines = ["\(change.app) " + (states.isEmpty ? "no permission: nothing to reset" : states.joined(separator: ", "))
-            + (change.wasKilled ? " (app killed; systemd relaunched it)" : change.changedAnything ? notKilled(change) : " (unchanged)")]
+            + (change.wasKilled ? killed(change) : change.changedAnything ? notKilled(change) : " (unchanged)")]
         guard let relaunch = change.relaunch else { return inert(lines[0]) }
         let how = relaunch.outcome.rawValue + (relaunch.discardReason.map { " (\($0))" } ?? "")
         let time = relaunch.exitToReady.map { " in " + milliseconds($0) + " (exit → READY)" } ?? ""

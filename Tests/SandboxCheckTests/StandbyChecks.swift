@@ -206,6 +206,7 @@ struct StandbyChecks {
         let after = Permissiond.other(than: try Permissiond.get(Permissiond.app, "camera"))
         let said = try Command.expect(0, ["relaunchctl", "permission", "set", "--wait", Permissiond.app, "camera", after],
                                       timeout: .seconds(60)).stdout
+        try Assert.contains(said, "(app killed; its standby took over)", "relaunchctl permission set --wait")
         try Assert.contains(said, "relaunched: restored, instance", "relaunchctl permission set --wait")
         try Assert.equal("\(standby)", "\(try Self.mainPID())", "the main process after the wait (it was \(killed))")
         try Assert.equal(after, try Demo.state("camera"), "camera as the new process read it")
