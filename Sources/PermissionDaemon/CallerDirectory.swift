@@ -118,6 +118,7 @@ package final class CallerDirectory: Sendable {
             () throws(BusError) in
             try await Self.unit(of: credentials.pid, sender: sender, over: link)
         }
+        if caller.unit != nil { caller.pid = credentials.pid }
         return caller
     }
 

@@ -89,7 +89,10 @@ package struct Daemon: Sendable {
         let polkitLink = BusLink()
         let hooks = Self.testHooksEnabled(environment: environment) ? TestHooks() : nil
         let effects = EffectPerformer(logger: logger)
-        let systemd = SystemdUnitController(link: systemdLink) { unit, pid in effects.requestKill(unit: unit, pid: pid) }
+        let standbys = StandbyRegistry()
+        let systemd = SystemdUnitController(link: systemdLink, standbys: standbys) { unit, pid in
+            effects.requestKill(unit: unit, pid: pid)
+        }
         let authorizer = PolkitAuthorizer(authority: PolkitAuthority(link: polkitLink))
         let service = PermissionService(
             database: store, configuration: configuration,
@@ -97,7 +100,7 @@ package struct Daemon: Sendable {
             authorizer: authorizer, oneTimeDelay: settings.oneTimeDelay)
         let server = PermissionsBusServer(
             service: service, notifier: ServiceNotifier(), logger: logger, testHooks: hooks, link: lookupLink,
-            effects: effects, forgetNames: { authorizer.forgetRefusals() })
+            effects: effects, standbys: standbys, forgetNames: { authorizer.forgetRefusals() })
         let reloader = Reloader(notifier: ServiceNotifier(), logger: logger) { () throws(DaemonError) in
             service.reload(try Self.loadConfiguration(settings, appFolders: appFolders, logger: logger))
             systemd.kills.forgetLimits()  // the units' start limits are read again at the next kill

@@ -23,9 +23,13 @@ package final class PermissionWork: Sendable {
     /// reports `background` in a loop replaces its clock instead of piling up timers and writes).
     private let oneTimeClocks = Mutex<[String: Task<Void, Never>]>([:])
 
-    package init(service: PermissionService, effects: EffectPerformer) {
+    /// Where a standby's report of itself is kept for the kills (nil: nowhere).
+    package let standbys: StandbyRegistry?
+
+    package init(service: PermissionService, effects: EffectPerformer, standbys: StandbyRegistry? = nil) {
         self.service = service
         self.effects = effects
+        self.standbys = standbys
         outbox = Outbox(service: service, writer: writer, effects: effects)
     }
 
@@ -93,9 +97,21 @@ package final class PermissionWork: Sendable {
         _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
-        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
-            self.noteLifecycle(request)
+        take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { caller in
+            let answer = self.noteLifecycle(request)
+            if case .success = answer { self.noteStandby(request, caller: caller) }
+            return answer
         }
+    }
+
+    /// A standby's report of itself (`Lifecycle(app, "standby")`, admitted: from a process of the
+    /// app's unit, or root): from now on the app's kills go to it first. Root's report names no
+    /// process of the unit and is kept nowhere.
+    package func noteStandby(_ request: PermissionRequest, caller: Caller?) {
+        guard case .lifecycle(_, PermissionService.standbyLifecycle) = request,
+            let unit = caller?.unit, let pid = caller?.pid
+        else { return }
+        standbys?.register(unit: unit, pid: pid)
     }
 
     /// Answers a lifecycle report and starts the one-time clock it may start.

@@ -62,6 +62,8 @@ package struct PermissionsBusServer: Service {
     let link: BusLink
     /// What follows a reply (journal entries, signals), and the standby's kill request.
     let effects: EffectPerformer
+    /// Where standbys that report themselves are kept, for the kills.
+    let standbys: StandbyRegistry?
 
     /// Forgets what was remembered of callers by their unique names elsewhere (polkit's refusals):
     /// run at every (re)connect, since a new bus daemon gives the same names to other connections.
@@ -69,10 +71,11 @@ package struct PermissionsBusServer: Service {
 
     package init(
         service: PermissionService, notifier: ServiceNotifier, logger: Logger, testHooks: TestHooks?, link: BusLink,
-        effects: EffectPerformer? = nil, forgetNames: @escaping @Sendable () -> Void = {}
+        effects: EffectPerformer? = nil, standbys: StandbyRegistry? = nil, forgetNames: @escaping @Sendable () -> Void = {}
     ) {
         self.forgetNames = forgetNames
         self.effects = effects ?? EffectPerformer(logger: logger)
+        self.standbys = standbys
         self.service = service
         self.notifier = notifier
         self.logger = logger
@@ -81,7 +84,7 @@ package struct PermissionsBusServer: Service {
     }
 
     package func run() async throws {
-        let work = PermissionWork(service: service, effects: effects)
+        let work = PermissionWork(service: service, effects: effects, standbys: standbys)
         var heartbeat: LoopHeartbeat?
         if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
             let notifier = notifier
@@ -162,7 +165,11 @@ package struct PermissionsBusServer: Service {
         case .set, .reset:
             try hand(request, call, reply, to: work.write, callers: callers, pending: pending)
         case .lifecycle:
-            if atOnce { return try answer(work.noteLifecycle(request)) }
+            if atOnce {
+                let result = work.noteLifecycle(request)
+                if case .success = result { work.noteStandby(request, caller: callers.cached(call.sender)) }
+                return try answer(result)
+            }
             try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
         case .get, .list, .listApps, .lastKill:
             if atOnce { return try answer(service.read(request)) }

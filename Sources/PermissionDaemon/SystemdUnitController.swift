@@ -22,14 +22,15 @@ package struct SystemdUnitController: UnitController {
     package typealias StandbyKillRequest = @Sendable (_ unit: String, _ pid: UInt32) -> Bool
     let requestStandbyKill: StandbyKillRequest?
 
-    package init(link: BusLink, requestStandbyKill: StandbyKillRequest? = nil) {
+    package init(link: BusLink, standbys: StandbyRegistry = StandbyRegistry(), requestStandbyKill: StandbyKillRequest? = nil) {
         self.link = link
+        self.standbys = standbys
         self.requestStandbyKill = requestStandbyKill
     }
     /// permissiond's own recent kills per unit, for the start limit (``keepStartLimitFor(_:)``).
     package let kills = StartLimitLedger()
-    /// Whether each unit's running instance keeps a standby.
-    let standbys = StandbyLedger()
+    /// The standbys that said they are there, and each unit's main process as last read.
+    package let standbys: StandbyRegistry
     /// The longest one read of systemd (a property) may take: systemd answers it from memory.
     package static let callTimeout: Duration = .seconds(2)
     /// The longest `KillUnit` and `ResetFailedUnit` may take. systemd asks polkit before it acts on
@@ -40,15 +41,14 @@ package struct SystemdUnitController: UnitController {
     package static let authorizedCallTimeout: Duration = .seconds(10)
     /// The most calls one ``runningInstance(of:)`` makes.
     package static let callsPerRunningInstance = 3
-    /// The most reads one ``kill(unit:instance:)`` makes (the instance, the environment and main
-    /// process of the standby route, the start limit's two).
-    package static let readsPerKill = 5
+    /// The most reads one ``kill(unit:instance:)`` makes (the instance, the main process for the
+    /// standby route, the start limit's two).
+    package static let readsPerKill = 4
     /// How long a standby has to SIGKILL the main process it stands by for before permissiond asks
     /// systemd to (``kill(unit:instance:)``). It does so within a millisecond or two; the bound is paid
-    /// only by a unit that keeps a standby and has none at the moment (killed before its first READY=1).
+    /// only when a standby that said it is there does not act (hung, stopped, or not a standby at all:
+    /// only the app's own processes can say so, and they delay only their own app's kill).
     package static let standbyKillBound: Duration = .milliseconds(100)
-    /// The unit environment entry of an app that keeps a standby (systemd/standby/standby.conf).
-    static let standbyEnvironmentEntry = "RELAUNCH_STANDBY=1"
     /// The most calls systemd asks polkit about in one ``kill(unit:instance:)`` (the start-limit
     /// reset, the kill).
     package static let authorizedCallsPerKill = 2
@@ -98,7 +98,7 @@ package struct SystemdUnitController: UnitController {
             guard Self.isOwed(current: current, instance: instance) else { return .gone }
         }
         if let requestStandbyKill,
-            try await killedByStandby(unit, invocation: instance, mainPID: fresh, path: path, request: requestStandbyKill)
+            try await killedByStandby(unit, mainPID: fresh, path: path, request: requestStandbyKill)
         {
             return .killed
         }
@@ -116,33 +116,24 @@ package struct SystemdUnitController: UnitController {
         return .killed
     }
 
-    /// The standby route (docs/DESIGN.md, "The standby"): when the unit keeps a standby, pins its main
-    /// process, asks the standby to SIGKILL it and waits up to ``standbyKillBound`` for it to be gone.
+    /// The standby route (docs/DESIGN.md, "The standby"): when a standby of the unit's main process
+    /// said it is there (`Lifecycle(app, "standby")`, ``StandbyRegistry``), pins the main process, asks
+    /// the standby to SIGKILL it and waits up to ``standbyKillBound`` for it to be gone.
     ///
     /// systemd asks polkit before every KillUnit of an unprivileged caller, which takes most of a
     /// kill's time; the standby runs as the app's own user in the app's unit, so it may signal the
     /// process itself, and it does only on this daemon's word (the signal's sender). The kill stays
-    /// enforced: a process not gone within the bound (no standby, or one that does not act) is
-    /// killed by systemd. Returns whether the process is gone, i.e. killed.
+    /// enforced: a process not gone within the bound is killed by systemd. A unit without a standby
+    /// that said so (none configured, or one still starting) goes to systemd at once. Returns whether
+    /// the process is gone, i.e. killed.
     private func killedByStandby(
-        _ unit: String, invocation: String, mainPID known: UInt64?, path: String, request: StandbyKillRequest
+        _ unit: String, mainPID known: UInt64?, path: String, request: StandbyKillRequest
     ) async throws(BusError) -> Bool {
-        guard unit.hasSuffix(".service") else { return false }
-        // Whether the instance keeps a standby is fixed when it starts (its environment); a take-over
-        // keeps the instance, so after the first kill this costs no call.
-        let keeps: Bool
-        if let known = standbys.keepsStandby(unit: unit, invocation: invocation) {
-            keeps = known
-        } else {
-            let environment = try await property(path, Self.serviceInterface, "Environment").stringArrayValue ?? []
-            keeps = Self.keepsStandby(environment: environment)
-            standbys.remember(keeps, unit: unit, invocation: invocation)
-        }
-        guard keeps else { return false }
+        guard unit.hasSuffix(".service"), standbys.hasAny(unit: unit) else { return false }
         var mainPID = known ?? 0
         if known == nil { mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0 }
-        guard let pid = Self.signalablePID(mainPID), let process = try? ProcessHandle(pid: pid),
-            request(unit, UInt32(pid))
+        guard let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
+            let process = try? ProcessHandle(pid: pid), request(unit, UInt32(pid))
         else { return false }
         return await process.exited(within: Self.standbyKillBound)
     }
@@ -202,11 +193,6 @@ package struct SystemdUnitController: UnitController {
         current == instance
     }
 
-    /// Whether a unit's `Environment` says its app keeps a standby.
-    package static func keepsStandby(environment: [String]) -> Bool {
-        environment.contains(standbyEnvironmentEntry)
-    }
-
     /// A `MainPID` as a pid one may pin and signal: nil for none (0) and for what no pid can be.
     package static func signalablePID(_ mainPID: UInt64) -> Int32? {
         (1...UInt64(Int32.max)).contains(mainPID) ? Int32(mainPID) : nil
@@ -254,16 +240,41 @@ package struct SystemdUnitController: UnitController {
     }
 }
 
-/// Whether the running instance of each unit keeps a standby, as its environment said: one answer per
-/// unit, for the instance it was read for (another instance is read again).
-package final class StandbyLedger: Sendable {
-    private let known = Mutex<[String: (invocation: String, keeps: Bool)]>([:])
+/// The standbys that told permissiond they are there (`Lifecycle(app, "standby")` from a process of the
+/// app's unit), one per unit, each pinned by a pidfd; and the main process of each unit's running
+/// instance as last read.
+package final class StandbyRegistry: Sendable {
+    private let standbys = Mutex<[String: ProcessHandle]>([:])
     /// The main process each unit's running instance had when last read, and when.
     private let seen = Mutex<[String: (invocation: String, mainPID: UInt64, at: ContinuousClock.Instant)]>([:])
     /// How long a reading of the running instance and its main process stands in for a new one.
     package static let freshness: Duration = .milliseconds(20)
 
     package init() {}
+
+    /// Takes `pid`, a process of `unit`, as its standby (the newest one counts).
+    package func register(unit: String, pid: UInt32) {
+        guard let process = try? ProcessHandle(pid: Int32(bitPattern: pid)) else { return }  // gone already
+        standbys.withLock { $0[unit] = process }
+    }
+
+    /// Whether some standby of `unit` said it is there (alive or not: no system call).
+    package func hasAny(unit: String) -> Bool {
+        standbys.withLock { $0[unit] != nil }
+    }
+
+    /// Whether `unit` has a standby for the main process `mainPID`: one said it is there, it is alive,
+    /// and it is not that main process (a standby that took over is the main process now).
+    package func hasStandby(unit: String, besides mainPID: Int32) -> Bool {
+        standbys.withLock { standbys in
+            guard let standby = standbys[unit] else { return false }
+            guard standby.isAlive else {
+                standbys[unit] = nil
+                return false
+            }
+            return standby.pid != mainPID
+        }
+    }
 
     package func saw(_ mainPID: UInt64, of unit: String, invocation: String, at instant: ContinuousClock.Instant) {
         seen.withLock { $0[unit] = (invocation, mainPID, instant) }
@@ -275,14 +286,6 @@ package final class StandbyLedger: Sendable {
             guard let last = seen[unit], last.invocation == invocation, now - last.at < Self.freshness else { return nil }
             return last.mainPID
         }
-    }
-
-    package func keepsStandby(unit: String, invocation: String) -> Bool? {
-        known.withLock { known in known[unit].flatMap { $0.invocation == invocation ? $0.keeps : nil } }
-    }
-
-    package func remember(_ keeps: Bool, unit: String, invocation: String) {
-        known.withLock { $0[unit] = (invocation, keeps) }
     }
 }
 

@@ -114,13 +114,26 @@ struct SystemdAnswerTests {
         #expect(!SystemdUnitController.isOwed(current: "", instance: "0123abcd"), "nothing runs")
     }
 
-    @Test("the standby route is taken only for a unit whose environment says it keeps a standby")
-    func standbyEnvironment() {
-        #expect(SystemdUnitController.keepsStandby(environment: ["RELAUNCH_APP_ID=checkin-demo", "RELAUNCH_STANDBY=1"]))
-        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_APP_ID=checkin-demo"]))
-        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_STANDBY=0"]))
-        #expect(!SystemdUnitController.keepsStandby(environment: ["RELAUNCH_STANDBY=10"]))
-        #expect(!SystemdUnitController.keepsStandby(environment: []))
+    @Test("a kill goes to a standby only while one said it is there, is alive and is not the main process")
+    func standbyRegistry() throws {
+        let registry = StandbyRegistry()
+        #expect(!registry.hasAny(unit: "a.service"))
+        let me = getpid()
+        registry.register(unit: "a.service", pid: UInt32(me))
+        #expect(registry.hasAny(unit: "a.service") && !registry.hasAny(unit: "b.service"))
+        #expect(registry.hasStandby(unit: "a.service", besides: 1), "alive, and not the main process")
+        #expect(!registry.hasStandby(unit: "a.service", besides: me), "a standby that took over is the main process")
+        #expect(!registry.hasStandby(unit: "b.service", besides: 1), "another unit's")
+        registry.register(unit: "a.service", pid: UInt32(Int32.max))  // no such process: not taken
+        #expect(registry.hasStandby(unit: "a.service", besides: 1), "the one before stays")
+        // A standby that is gone is forgotten.
+        let child = fork()
+        if child == 0 { _exit(0) }
+        registry.register(unit: "c.service", pid: UInt32(child))
+        var status: CInt = 0
+        _ = waitpid(child, &status, 0)
+        #expect(!registry.hasStandby(unit: "c.service", besides: 1), "gone")
+        #expect(!registry.hasAny(unit: "c.service"), "and forgotten")
     }
 
     @Test("only a pid a process can have is pinned and signalled")
@@ -133,16 +146,13 @@ struct SystemdAnswerTests {
 
     @Test("a reading of the running instance stands in for a new one only for that instance and only briefly")
     func freshReadings() {
-        let ledger = StandbyLedger()
+        let ledger = StandbyRegistry()
         let read = ContinuousClock.now
         ledger.saw(4242, of: "a.service", invocation: "0123abcd", at: read)
         #expect(ledger.fresh(unit: "a.service", invocation: "0123abcd", now: read + .milliseconds(5)) == 4242)
-        #expect(ledger.fresh(unit: "a.service", invocation: "0123abcd", now: read + StandbyLedger.freshness) == nil, "too old")
+        #expect(ledger.fresh(unit: "a.service", invocation: "0123abcd", now: read + StandbyRegistry.freshness) == nil, "too old")
         #expect(ledger.fresh(unit: "a.service", invocation: "4567ef01", now: read) == nil, "another instance")
         #expect(ledger.fresh(unit: "b.service", invocation: "0123abcd", now: read) == nil, "another unit")
-        ledger.remember(true, unit: "a.service", invocation: "0123abcd")
-        #expect(ledger.keepsStandby(unit: "a.service", invocation: "0123abcd") == true)
-        #expect(ledger.keepsStandby(unit: "a.service", invocation: "4567ef01") == nil, "another instance is read again")
     }
 
     @Test("a service runs only with a main process")

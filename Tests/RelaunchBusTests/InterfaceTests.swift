@@ -16,7 +16,8 @@ struct InterfaceTests {
             "Get": "ss->s", "List": "s->a{ss}", "ListApps": "->as", "Set": "sss->", "Reset": "ss->",
             "LastKill": "s->(sssst)", "Lifecycle": "ss->", "TestHook": "s->",
         ])
-        #expect(interface.signals.map(\.name) == ["Changed"])
+        #expect(interface.signals.map(\.name) == ["Changed", "KillMainProcess"])
+        #expect(interface.signals.last?.signature == "su")
         #expect(interface.signals.first?.signature == "ssssb")
         #expect(interface.signals.first?.arguments.map(\.name) == ["app", "permission", "old_state", "new_state", "killed"])
     }

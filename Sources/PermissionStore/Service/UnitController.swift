@@ -48,13 +48,17 @@ package struct Caller: Sendable, Hashable {
     /// The systemd unit the caller's process runs in, as systemd said for the pid the bus
     /// recorded (nil when unknown, or not asked because the caller is root).
     package var unit: String?
+    /// The caller's pid, as the bus recorded it, when systemd was asked for its unit (and the process
+    /// was still the caller's throughout); nil otherwise.
+    package var pid: UInt32?
 
     /// Creates a caller.
-    package init(uid: UInt32, busName: String? = nil, interactive: Bool = false, unit: String? = nil) {
+    package init(uid: UInt32, busName: String? = nil, interactive: Bool = false, unit: String? = nil, pid: UInt32? = nil) {
         self.uid = uid
         self.busName = busName
         self.interactive = interactive
         self.unit = unit
+        self.pid = pid
     }
 }
 
