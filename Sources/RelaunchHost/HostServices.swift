@@ -34,8 +34,12 @@ struct BusService<App: HostableApp>: Service {
     let host: AppHost<App>
     let notifier: ServiceNotifier
     let logger: Logger
+    /// Runs once, when the app first owns its bus name (the next standby is spawned then: its start
+    /// never competes with the launch or with taking the name).
+    var whenServing: @Sendable () -> Void = {}
 
     func run() async throws {
+        let whenServing = OnceAction(whenServing)
         var heartbeat: LoopHeartbeat?
         if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
             let notifier = notifier
@@ -79,9 +83,23 @@ struct BusService<App: HostableApp>: Service {
                     throw HostError(.bus, "could not take the bus name \(host.configuration.busName): \(error); "
                         + "check that the app's D-Bus policy (systemd/dbus/) allows this user to own it")
                 }
+                whenServing.run()
                 return [object, follower]
             }
         }
+    }
+}
+
+/// An action that runs at most once, whichever thread asks first.
+final class OnceAction: Sendable {
+    private let action: @Sendable () -> Void
+    private let done = Atomic<Bool>(false)
+
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+
+    func run() {
+        guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        action()
     }
 }
 

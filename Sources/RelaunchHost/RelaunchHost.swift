@@ -188,14 +188,14 @@ public enum RelaunchHost {
                 "LAUNCH_READY_USEC": "\(timings.ready)",
             ])
         }
-        // The next standby starts after READY=1: its exec and runtime start never delay a launch.
-        standby?.spawn(program: configuration.identity.program)
-
+        // The next standby starts once the app owns its bus name: its exec and runtime start never delay
+        // a launch, nor a driver's first call.
+        let program = configuration.identity.program
         return ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: BusService(
                         connection: connection, interface: App1Server(host: host, logger: logger), host: host,
-                        notifier: notifier, logger: logger),
+                        notifier: notifier, logger: logger, whenServing: { standby?.spawn(program: program) }),
                       successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "dbus"),
                 .init(service: AppService(host: host),
                       successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "app"),
