@@ -230,7 +230,7 @@ package struct TimelineBuilder: Sendable {
         case "main" where takenOverBy[number] == nil:
             takenOverBy[number] = pid
             let gone = record.fields["TAKEOVER_GONE_USEC"].flatMap { UInt64($0) } ?? record.realtimeUSec
-            append(.processExited, record, to: number, keeping: ["TAKEN_OVER_PID"], at: gone)
+            append(.processExited, record, to: number, keeping: ["TAKEN_OVER_PID", "TAKEOVER_KILL_SENT_USEC"], at: gone)
             append(.tookOver, record, to: number, keeping: ["_PID", "TAKEN_OVER_PID"])
         case "ready" where takenOverBy[number] == pid:
             let ready = record.fields["LAUNCH_READY_USEC"].flatMap { UInt64($0) } ?? record.realtimeUSec

@@ -114,6 +114,8 @@ package enum TimelineRenderer {
             return "\(event["PERMISSION"]): \(event["OLD_STATE"]) → \(event["NEW_STATE"]), uid \(event["CALLER_UID"]), \(kill)"
         case .killSent:
             return "SIG\(event["SIGNAL"]) to \(event["UNIT"])"
+        case .processExited where event["TAKEN_OVER_PID"] != "" && event["TAKEOVER_KILL_SENT_USEC"] != "":
+            return "pid \(event["TAKEN_OVER_PID"]) SIGKILLed by the standby on permissiond's request, seen gone by it"
         case .processExited where event["TAKEN_OVER_PID"] != "":
             return "pid \(event["TAKEN_OVER_PID"]) gone without a word (SIGKILL), seen by the standby"
         case .processExited:

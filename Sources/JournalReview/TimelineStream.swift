@@ -114,7 +114,7 @@ package struct TimelineStream: Sendable {
         "SIGNAL", "KILLED_USEC", "KILLED_INVOCATION_ID", "EXIT_CODE", "EXIT_STATUS", "MESSAGE", "N_RESTARTS", "UNIT_RESULT",
         "REASON", "RESTORATION_PATH", "RESTORED_VIA", "RESTORED_COUNT", "PRESENTED_PATH",
         "DURATION_USEC", "LAUNCH_OUTCOME", "BUILD_NUMBER", TimelineBuilder.killedUnitKey,
-        "TAKEN_OVER_PID", "TAKEOVER_PHASE", "TAKEOVER_GONE_USEC", "LAUNCH_READY_USEC",
+        "TAKEN_OVER_PID", "TAKEOVER_PHASE", "TAKEOVER_GONE_USEC", "TAKEOVER_KILL_SENT_USEC", "LAUNCH_READY_USEC",
     ] + TimelineEvent.sceneFields
 
     /// The plan's entries' journal times, to check that the second pass meets the same entries.

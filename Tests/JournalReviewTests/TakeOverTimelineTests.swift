@@ -45,6 +45,17 @@ struct TakeOverTimelineTests {
         #expect(incidents[0].launchOutcome == "restored")
     }
 
+    @Test("The timeline says who sent the SIGKILL: the standby on permissiond's request, or someone else")
+    func whoKilled() {
+        let byOther = TimelineRenderer.text(TimelineBuilder.incidents(from: takeOver().records)[0], number: 1)
+        #expect(byOther.contains("pid 10 gone without a word (SIGKILL), seen by the standby"), "\(byOther)")
+        var script = takeOver()
+        let main = script.records.firstIndex { $0.fields["TAKEOVER_PHASE"] == "main" }!
+        script.records[main].fields["TAKEOVER_KILL_SENT_USEC"] = "\(script.records[main].realtimeUSec)"
+        let byStandby = TimelineRenderer.text(TimelineBuilder.incidents(from: script.records)[0], number: 1)
+        #expect(byStandby.contains("pid 10 SIGKILLed by the standby on permissiond's request"), "\(byStandby)")
+    }
+
     @Test("Entries of the killed process, in the same invocation, are not taken for the relaunch")
     func killedProcessIgnored() {
         var script = takeOver()
