@@ -29,6 +29,8 @@ enum Standby {
     static let dropArchive = UInt8(ascii: "D")
     /// What a standby reports to permissiond as its lifecycle: it is there, and changes nothing.
     static let lifecycle = "standby"
+    /// What the standby logs once permissiond knows it (its kills are asked of it from then on).
+    static let readyMessage = "standby ready: permissiond asks it to kill first"
     /// The descriptor the standby's end of the link is given.
     static let linkDescriptor: CInt = 3
 
@@ -184,7 +186,13 @@ final class KillRequests: Sendable {
             ).string(at: 0) {
                 requests.trust.setOwnerUnlessKnown(name)
             }
-            try? PermissionsClient(bus: connection, timeout: .seconds(2)).lifecycle(app: app, Standby.lifecycle)
+            do throws(BusError) {
+                try PermissionsClient(bus: connection, timeout: .seconds(2)).lifecycle(app: app, Standby.lifecycle)
+                logger.info("\(Standby.readyMessage)", metadata: ["STANDBY_FOR_PID": "\(process.pid)"])
+            } catch {
+                // permissiond is down or answered late: it does not know this standby, so systemd kills.
+                logger.notice("the standby could not tell permissiond it is there; systemd kills", metadata: ["ERROR": "\(error)"])
+            }
         } catch {
             logger.notice("the standby does not hear permissiond's kill requests; systemd kills", metadata: ["ERROR": "\(error)"])
             return nil

@@ -64,7 +64,8 @@ struct StandbyChecks {
         return Int32(fields[1]) ?? 0
     }
 
-    /// Waits until the unit holds its main process and one standby, the main process's child.
+    /// Waits until the unit holds its main process and one standby, the main process's child, and the
+    /// standby has told permissiond it is there.
     @discardableResult
     private static func waitForStandby() throws -> (main: Int32, standby: Int32) {
         var found: (Int32, Int32) = (0, 0)
@@ -75,6 +76,10 @@ struct StandbyChecks {
             let parent = try parent(of: standby)
             found = (main, standby)
             return (parent == main, "main \(main), standby \(standby) of parent \(parent)")
+        }
+        // Ready once permissiond knows it: from then on a kill is asked of it first.
+        try FaultJournal.waitFor("the standby \(found.1) to be ready", ["_PID": "\(found.1)"], field: "MESSAGE") {
+            $0.message?.hasPrefix("standby ready") == true
         }
         return found
     }

@@ -33,15 +33,21 @@ wait_relaunched() {
     return 1
 }
 
-# wait_standby UNIT: until UNIT holds two processes, its main one and the standby (15 s at most).
+# wait_standby UNIT: until UNIT holds two processes, its main one and the standby, and the standby has
+# told permissiond it is there (its "standby ready" entry): from then on a kill is asked of it (15 s at most).
 wait_standby() {
-    local unit=$1 i group
+    local unit=$1 i group main pid
     group=$(systemctl show -P ControlGroup "$unit")
     for ((i = 0; i < 3000; i++)); do
-        [[ $(wc -l <"/sys/fs/cgroup$group/cgroup.procs") -eq 2 ]] && return 0
+        main=$(systemctl show -P MainPID "$unit")
+        pid=$(grep -vx "$main" "/sys/fs/cgroup$group/cgroup.procs" | head -n 1 || true)
+        if [[ -n "$pid" && $(wc -l <"/sys/fs/cgroup$group/cgroup.procs") -eq 2 ]] &&
+            journalctl --namespace='*' -q -o cat _PID="$pid" 2>/dev/null | grep -q '^standby ready'; then
+            return 0
+        fi
         sleep 0.005
     done
-    echo "no standby in $unit within 15 s" >&2
+    echo "no standby ready in $unit within 15 s" >&2
     return 1
 }
 
