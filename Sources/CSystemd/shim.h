@@ -4,6 +4,7 @@
 #include <systemd/sd-journal.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-id128.h>
+#include <systemd/sd-login.h>
 
 #include <sys/syscall.h>
 #include <sys/eventfd.h>

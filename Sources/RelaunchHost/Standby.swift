@@ -168,17 +168,17 @@ final class KillRequests: Sendable {
     static func listen(on connection: BusConnection, for process: ProcessHandle, app: String, logger: Logger) -> KillRequests? {
         let requests = KillRequests(connection: connection, process: process, logger: logger)
         do throws(BusError) {
+            // No sender= in the rule: sd-bus would compare the well-known name with the unique name. arg0:
+            // this unit's requests alone (the other apps' standbys are not woken by them).
+            let rule = BusMatchRule(
+                path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
+                member: Permissions1Method.killMainProcess.name)
             let kill = try connection.subscribe(
-                // No sender= in the rule: sd-bus would compare the well-known name with the unique name.
-                BusMatchRule(
-                    path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
-                    member: Permissions1Method.killMainProcess.name)
+                currentSystemdUnit().map { BusMatchRule(rawValue: "\(rule),arg0='\($0)'") } ?? rule
             ) { signal in requests.heard(signal) }
-            let owner = try connection.subscribe(
-                BusMatchRule(
-                    sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                    member: "NameOwnerChanged")
-            ) { signal in _ = requests.trust.takeOwnerChange(signal) }
+            let owner = try connection.subscribe(PermissionFollower.Trust.ownerChanges) { signal in
+                _ = requests.trust.takeOwnerChange(signal)
+            }
             requests.subscriptions.withLock { $0 = [kill, owner] }
             if let name = try? connection.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",

@@ -33,6 +33,29 @@ wait_relaunched() {
     return 1
 }
 
+# follow_launches UNIT: starts a follower of UNIT's journal (its LogNamespace=) as the coproc LAUNCHES;
+# wait_launched then blocks, spending nothing, until the app's next "launch timing" entry (logged right
+# after READY=1, by a restart's process and a take-over's alike), 15 s at most. A benchmark waits with it
+# instead of polling systemctl and busctl while the relaunch it times still runs beside the polls.
+follow_launches() {
+    local namespace
+    namespace=$(systemctl show -P LogNamespace "$1")
+    coproc LAUNCHES { exec journalctl ${namespace:+--namespace="$namespace"} -f -n 0 -o cat; }
+}
+# drain_launches: forgets what the follower has shown so far (launches that belong to no measured step).
+drain_launches() {
+    local line
+    while read -r -t 0 -u "${LAUNCHES[0]}"; do read -r -u "${LAUNCHES[0]}" line || return 0; done
+}
+wait_launched() {
+    local line
+    while read -r -t 15 -u "${LAUNCHES[0]}" line; do
+        [[ "$line" == "launch timing:"* ]] && return 0
+    done
+    echo "no launch within 15 s" >&2
+    return 1
+}
+
 # wait_standby UNIT: until UNIT holds two processes, its main one and the standby, and the standby has
 # told permissiond it is there (its "standby ready" entry): from then on a kill is asked of it (15 s at most).
 wait_standby() {

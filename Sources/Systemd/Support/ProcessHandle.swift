@@ -45,3 +45,11 @@ package final class ProcessHandle: Sendable {
         }
     }
 }
+
+/// The systemd unit this process runs in (`sd_pid_get_unit`, from its cgroup), or nil outside one.
+package func currentSystemdUnit() -> String? {
+    var unit: UnsafeMutablePointer<CChar>?
+    guard sd_pid_get_unit(0, &unit) >= 0, let unit else { return nil }
+    defer { free(unit) }
+    return String(cString: unit)
+}
