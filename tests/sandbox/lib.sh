@@ -56,21 +56,22 @@ wait_launched() {
     return 1
 }
 
-# wait_standby UNIT: until UNIT holds two processes, its main one and the standby, and the standby has
-# told permissiond it is there (its "standby ready" entry): from then on a kill is asked of it (15 s at most).
+# wait_standby UNIT: until UNIT's main process has its standby (a child of it) and the standby has told
+# permissiond it is there (its "standby ready" entry): from then on a kill is asked of it (15 s at most).
+# The child is found through /proc: a booted host's /sys/fs/cgroup need not show the unit's cgroup where
+# ControlGroup= says.
 wait_standby() {
-    local unit=$1 i group main pid
-    group=$(systemctl show -P ControlGroup "$unit")
+    local unit=$1 i main pid
     for ((i = 0; i < 3000; i++)); do
         main=$(systemctl show -P MainPID "$unit")
-        pid=$(grep -vx "$main" "/sys/fs/cgroup$group/cgroup.procs" | head -n 1 || true)
-        if [[ -n "$pid" && $(wc -l <"/sys/fs/cgroup$group/cgroup.procs") -eq 2 ]] &&
+        pid=$(grep -ls "^PPid:[[:space:]]*$main\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3 || true)
+        if [[ "$main" != 0 && -n "$pid" ]] &&
             journalctl --namespace='*' -q -o cat _PID="$pid" 2>/dev/null | grep -q '^standby ready'; then
             return 0
         fi
         sleep 0.005
     done
-    echo "no standby ready in $unit within 15 s" >&2
+    echo "no standby ready in $unit within 15 s (main process ${main:-none}, its child ${pid:-none})" >&2
     return 1
 }
 
