@@ -82,8 +82,9 @@ package struct SystemdUnitController: UnitController {
     ///
     /// systemd 252 cannot kill by invocation id, so this reads the running instance first; the two
     /// calls are a few hundred microseconds apart, and a relaunch takes far longer than that.
-    /// A unit that keeps a standby is first given to it (``killedByStandby(_:path:request:)``); only
-    /// when its main process is not gone within ``standbyKillBound`` does systemd kill it.
+    /// A unit whose standby said it is there is first given to it
+    /// (``killedByStandby(_:mainPID:path:request:)``); only when its main process is not gone within
+    /// ``standbyKillBound`` does systemd kill it.
     /// Before systemd's kill, the unit's start limit is kept clear of permissiond's own kills
     /// (``keepStartLimitFor(_:)``): a permission kill is not a crash.
     package func kill(unit: String, instance: String) async throws -> KillDelivery {

@@ -8,7 +8,7 @@ internal import Systemd
 import Glibc
 #endif
 
-/// The standby: a second process of the app, spawned by the running one after its READY=1, that has
+/// The standby: a second process of the app, spawned by the running one once it owns its bus name, that has
 /// read no permission and no state and waits inside the same unit, under the same hardening, to take
 /// over when the running process is SIGKILLed (docs/DESIGN.md, "The standby").
 ///
@@ -240,8 +240,8 @@ final class KillRequests: Sendable {
     }
 }
 
-/// The running process's side: spawns the standby after READY=1 and keeps it holding what systemd's
-/// fd store holds.
+/// The running process's side: spawns the standby once it owns its bus name (after READY=1) and keeps
+/// it holding what systemd's fd store holds.
 final class StandbyKeeper: Sendable {
     private struct Held: ~Copyable {
         var link: ProcessLink?
