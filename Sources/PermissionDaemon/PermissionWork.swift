@@ -1,4 +1,5 @@
 package import PermissionStore
+import RelaunchContract
 import Synchronization
 
 /// Everything permissiond does once the bus thread has handed a call over, without the bus: the
@@ -98,26 +99,21 @@ package final class PermissionWork: Sendable {
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
         take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { caller in
-            let answer = self.noteLifecycle(request)
-            if case .success = answer { self.noteStandby(request, caller: caller) }
-            return answer
+            self.noteLifecycle(request, caller: caller)
         }
     }
 
-    /// A standby's report of itself (`Lifecycle(app, "standby")`, admitted: from a process of the
-    /// app's unit, or root): from now on the app's kills go to it first. Root's report names no
-    /// process of the unit and is kept nowhere.
-    package func noteStandby(_ request: PermissionRequest, caller: Caller?) {
-        guard case .lifecycle(_, PermissionService.standbyLifecycle) = request,
-            let unit = caller?.unit, let pid = caller?.pid
-        else { return }
-        standbys?.register(unit: unit, pid: pid)
-    }
-
-    /// Answers a lifecycle report and starts the one-time clock it may start.
-    package func noteLifecycle(_ request: PermissionRequest) -> Result<PermissionReply, PermissionServiceError> {
+    /// Answers a lifecycle report of `caller` (admitted already) and starts the one-time clock it may
+    /// start. A standby's report (`Lifecycle(app, "standby")` from a process of the app's unit) is
+    /// kept for the kills: from then on the app's kills go to it first. Root's names no process of
+    /// the unit and is kept nowhere.
+    package func noteLifecycle(_ request: PermissionRequest, caller: Caller?) -> Result<PermissionReply, PermissionServiceError> {
         let answer = service.read(request)
-        guard case .success = answer, case .lifecycle(let app, "background") = request,
+        guard case .success = answer, case .lifecycle(let app, let lifecycle) = request else { return answer }
+        if lifecycle == AppState.Lifecycle.standbyReport, let unit = caller?.unit, let pid = caller?.pid {
+            standbys?.register(unit: unit, pid: pid)
+        }
+        guard lifecycle == "background",
               let delay = service.oneTimeDelay(for: app), let period = service.lifecycles.backgroundPeriod(app)
         else { return answer }
         let clock = Task {

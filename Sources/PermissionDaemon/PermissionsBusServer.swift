@@ -37,8 +37,9 @@ package struct PermissionsBusServer: Service {
 
     /// The longest a legitimate write takes when systemd answers each call at its bound: the
     /// running-instance question, then every inline kill attempt (with its start-limit reset and a
-    /// standby's chance to kill first) and the waits between them, plus the store's commit. A write running longer than this is stuck, and
-    /// the watchdog pings stop (so `WatchdogSec=` later systemd aborts and restarts the daemon).
+    /// standby's chance to kill first) and the waits between them, plus the store's commit. A write
+    /// running longer than this is stuck, and the watchdog pings stop (so `WatchdogSec=` later
+    /// systemd aborts and restarts the daemon).
     package static let stuckWriteLimit: Duration = {
         let attempts = PermissionService.defaultInlineRetryDelays
         let reads = SystemdUnitController.callsPerRunningInstance + attempts.count * SystemdUnitController.readsPerKill
@@ -165,11 +166,7 @@ package struct PermissionsBusServer: Service {
         case .set, .reset:
             try hand(request, call, reply, to: work.write, callers: callers, pending: pending)
         case .lifecycle:
-            if atOnce {
-                let result = work.noteLifecycle(request)
-                if case .success = result { work.noteStandby(request, caller: callers.cached(call.sender)) }
-                return try answer(result)
-            }
+            if atOnce { return try answer(work.noteLifecycle(request, caller: callers.cached(call.sender))) }
             try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
         case .get, .list, .listApps, .lastKill:
             if atOnce { return try answer(service.read(request)) }

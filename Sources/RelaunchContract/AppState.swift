@@ -72,6 +72,10 @@ public struct AppState: Sendable, Hashable {
         case active
         /// In the background (its state preserved).
         case background
+
+        /// What a standby process of the app reports with permissiond's `Lifecycle(app, _)`: it is
+        /// there. No lifecycle of the app, and it changes none (docs/DESIGN.md, "The standby").
+        package static let standbyReport = "standby"
     }
 
     /// How a controller came back, as UIKit asks for it.

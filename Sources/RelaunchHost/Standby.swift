@@ -27,8 +27,6 @@ enum Standby {
     static let archive = UInt8(ascii: "A")
     /// The tag saying the preserved archive was discarded: the standby drops the one it holds.
     static let dropArchive = UInt8(ascii: "D")
-    /// What a standby reports to permissiond as its lifecycle: it is there, and changes nothing.
-    static let lifecycle = "standby"
     /// What the standby logs once permissiond knows it (its kills are asked of it from then on).
     static let readyMessage = "standby ready: permissiond asks it to kill first"
     /// The descriptor the standby's end of the link is given.
@@ -187,7 +185,7 @@ final class KillRequests: Sendable {
                 requests.trust.setOwnerUnlessKnown(name)
             }
             do throws(BusError) {
-                try PermissionsClient(bus: connection, timeout: .seconds(2)).lifecycle(app: app, Standby.lifecycle)
+                try PermissionsClient(bus: connection, timeout: .seconds(2)).lifecycle(app: app, AppState.Lifecycle.standbyReport)
                 logger.info("\(Standby.readyMessage)", metadata: ["STANDBY_FOR_PID": "\(process.pid)"])
             } catch {
                 // permissiond is down or answered late: it does not know this standby, so systemd kills.

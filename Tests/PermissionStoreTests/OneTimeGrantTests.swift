@@ -62,12 +62,12 @@ struct OneTimeGrantTests {
     @Test("a standby's report is taken and changes nothing: no clock starts, an app in the background stays there")
     func standbyChangesNothing() async throws {
         let harness = try ServiceHarness(policy: .android)
-        let fresh = await harness.handle(.lifecycle(app: app, lifecycle: PermissionService.standbyLifecycle))
+        let fresh = await harness.handle(.lifecycle(app: app, lifecycle: AppState.Lifecycle.standbyReport))
         #expect(fresh.reply == .success(.done))
         #expect(harness.service.lifecycles.backgroundPeriod(app) == nil, "no background period began")
         _ = await harness.handle(.lifecycle(app: app, lifecycle: "background"))
         let period = try #require(harness.service.lifecycles.backgroundPeriod(app))
-        _ = await harness.handle(.lifecycle(app: app, lifecycle: PermissionService.standbyLifecycle))
+        _ = await harness.handle(.lifecycle(app: app, lifecycle: AppState.Lifecycle.standbyReport))
         #expect(harness.service.lifecycles.backgroundPeriod(app) == period, "still the same background period")
     }
 }

@@ -36,8 +36,6 @@ package struct PermissionService: Sendable {
     package let oneTimeDelayOverride: Duration?
 
     /// The waits before each attempt to kill right after a commit, unless told otherwise.
-    /// The lifecycle a standby of the app reports (`Lifecycle(app, "standby")`): it changes nothing.
-    package static let standbyLifecycle = "standby"
     package static let defaultInlineRetryDelays: [Duration] = [.zero, .milliseconds(50), .milliseconds(200), .milliseconds(500)]
 
     /// Creates the service.
@@ -150,7 +148,7 @@ package struct PermissionService: Sendable {
                 let app = try Self.app(app, in: configuration)
                 // `standby`: a standby of the app says it is there (docs/DESIGN.md, "The standby"); it
                 // changes nothing, and its caller is then known when the standby takes over and reads.
-                if lifecycle == Self.standbyLifecycle { return .success(.done) }
+                if lifecycle == AppState.Lifecycle.standbyReport { return .success(.done) }
                 guard let background = ["background": true, "active": false][lifecycle] else {
                     throw .invalidArgs("unknown lifecycle \(Echo.quoted(lifecycle)); accepted: background, active, standby")
                 }
