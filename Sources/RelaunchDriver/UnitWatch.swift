@@ -43,8 +43,8 @@ package final class UnitWatch: Sendable {
             try bus.subscribe(BusMatchRule(
                 sender: SystemdManager.destination, path: unitPath, interface: "org.freedesktop.DBus.Properties",
                 member: "PropertiesChanged")) { _ in wake.yield() },
-            try bus.subscribe(BusMatchRule(rawValue:
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(busName)'"
+            try bus.subscribe(BusMatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: busName
             )) { _ in wake.yield() },
         ]
         // systemd sends unit signals only to connections that subscribed.

@@ -21,9 +21,9 @@ enum PermissionFollower {
         /// The bus daemon's `NameOwnerChanged` for permissiond's name alone: without `arg0` every
         /// connection that comes and goes on the bus (each `busctl`, each app's restart) would wake
         /// every app and standby, twice.
-        static let ownerChanges = BusMatchRule(rawValue:
-            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
-                + "member='NameOwnerChanged',arg0='\(BusNames.Permissions.service)'")
+        static let ownerChanges = BusMatchRule(
+            sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "NameOwnerChanged", arg0: BusNames.Permissions.service)
 
         private struct State {
             var owner: String?
@@ -107,7 +107,9 @@ enum PermissionFollower {
             // No sender= in the rule: sd-bus would compare the well-known name with the unique name
             // the message carries. The handler checks the sender against the owner instead.
             // arg0: this app's changes alone; the others' would wake it for nothing.
-            BusMatchRule(rawValue: "\(BusMatchRule(path: BusNames.Permissions.object, interface: BusNames.Permissions.interface, member: Permissions1Method.changed.name)),arg0='\(host.configuration.appID)'")
+            BusMatchRule(
+                path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
+                member: Permissions1Method.changed.name, arg0: host.configuration.appID)
         ) { signal in signals.changed(signal) }
         let owner = try connection.subscribe(Trust.ownerChanges) { signal in
             if signals.nameOwnerChanged(signal) {

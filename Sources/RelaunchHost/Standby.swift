@@ -168,11 +168,9 @@ final class KillRequests: Sendable {
         do throws(BusError) {
             // No sender= in the rule: sd-bus would compare the well-known name with the unique name. arg0:
             // this unit's requests alone (the other apps' standbys are not woken by them).
-            let rule = BusMatchRule(
+            let kill = try connection.subscribe(BusMatchRule(
                 path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
-                member: Permissions1Method.killMainProcess.name)
-            let kill = try connection.subscribe(
-                currentSystemdUnit().map { BusMatchRule(rawValue: "\(rule),arg0='\($0)'") } ?? rule
+                member: Permissions1Method.killMainProcess.name, arg0: currentSystemdUnit())
             ) { signal in requests.heard(signal) }
             let owner = try connection.subscribe(PermissionFollower.Trust.ownerChanges) { signal in
                 _ = requests.trust.takeOwnerChange(signal)

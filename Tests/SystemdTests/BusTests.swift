@@ -156,8 +156,9 @@ struct BusTests {
 
         let client = try BusConnection(address: bus.address)
         let (signals, arrived) = AsyncStream.makeStream(of: BusSignal.self)
+        // arg0: only checkin-demo's changes are delivered (the other app's, emitted first, never arrive).
         let subscription = try client.subscribe(
-            BusMatchRule(interface: "org.relaunch.Permissions1", member: "Changed")
+            BusMatchRule(interface: "org.relaunch.Permissions1", member: "Changed", arg0: "checkin-demo")
         ) { signal in arrived.yield(signal) }
         try client.startLoopThread()
         defer { client.stop() }
@@ -170,6 +171,8 @@ struct BusTests {
         #expect(try permissions("ListApps", []).stringArray(at: 0) == ["checkin-demo"])
         #expect(try permissions("LastKill", ["checkin-demo"]).signature == "(sssst)")
 
+        try server.emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
+                              member: "Changed", arguments: ["other-app", "camera", "denied", "allowed", true])
         try server.emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
                               member: "Changed", arguments: ["checkin-demo", "camera", "denied", "allowed", true])
         let signal = try #require(await first(of: signals, within: stateWaitLimit), "no Changed signal within \(stateWaitLimit)")
@@ -260,6 +263,14 @@ struct BusTests {
                 destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
                 interface: "org.relaunch.Permissions1", member: "Nope", timeout: .seconds(5))
         }
+    }
+
+    @Test("a match rule's text: the parts given, in the bus daemon's syntax, arg0 last")
+    func matchRuleText() {
+        #expect(BusMatchRule(interface: "org.relaunch.Permissions1", member: "Changed").description
+            == "type='signal',interface='org.relaunch.Permissions1',member='Changed'")
+        #expect(BusMatchRule(sender: "org.freedesktop.DBus", member: "NameOwnerChanged", arg0: "org.relaunch.Permissions1").description
+            == "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.relaunch.Permissions1'")
     }
 
     @Test func valuesHaveSignatures() {

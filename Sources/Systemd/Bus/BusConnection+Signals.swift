@@ -38,10 +38,15 @@ package struct BusMatchRule: Sendable, Hashable, CustomStringConvertible {
     /// The rule text.
     package var description: String
 
-    /// A rule matching signals by any of sender, path, interface and member.
-    package init(sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil) {
+    /// A rule matching signals by any of sender, path, interface, member and the first argument (a
+    /// string): `arg0` lets the bus daemon deliver only the signals about one name, app or unit, so a
+    /// subscriber is not woken for the others'.
+    package init(
+        sender: String? = nil, path: String? = nil, interface: String? = nil, member: String? = nil, arg0: String? = nil
+    ) {
         let parts: [(String, String?)] = [
             ("type", "signal"), ("sender", sender), ("path", path), ("interface", interface), ("member", member),
+            ("arg0", arg0),
         ]
         description = parts.compactMap { key, value in value.map { "\(key)='\($0)'" } }.joined(separator: ",")
     }
