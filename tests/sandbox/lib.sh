@@ -33,23 +33,26 @@ wait_relaunched() {
     return 1
 }
 
-# follow_launches UNIT: starts a follower of UNIT's journal (its LogNamespace=) as the coproc LAUNCHES;
-# wait_launched then blocks, spending nothing, until the app's next "launch timing" entry (logged right
-# after READY=1, by a restart's process and a take-over's alike), 15 s at most. A benchmark waits with it
-# instead of polling systemctl and busctl while the relaunch it times still runs beside the polls.
+# follow_launches UNIT: starts a follower of UNIT's journal (its LogNamespace=), read from descriptor
+# $LAUNCHES_FD, its pid in $LAUNCHES_PID (a process substitution, not a coproc: a benchmark may already
+# run one, and bash keeps one coproc at a time); wait_launched then blocks, spending nothing, until the
+# app's next "launch timing" entry (logged right after READY=1, by a restart's process and a take-over's
+# alike), 15 s at most. A benchmark waits with it instead of polling systemctl and busctl while the
+# relaunch it times still runs beside the polls.
 follow_launches() {
     local namespace
     namespace=$(systemctl show -P LogNamespace "$1")
-    coproc LAUNCHES { exec journalctl ${namespace:+--namespace="$namespace"} -f -n 0 -o cat; }
+    exec {LAUNCHES_FD}< <(exec journalctl ${namespace:+--namespace="$namespace"} -f -n 0 -o cat)
+    LAUNCHES_PID=$!
 }
 # drain_launches: forgets what the follower has shown so far (launches that belong to no measured step).
 drain_launches() {
     local line
-    while read -r -t 0 -u "${LAUNCHES[0]}"; do read -r -u "${LAUNCHES[0]}" line || return 0; done
+    while read -r -t 0 -u "$LAUNCHES_FD"; do read -r -u "$LAUNCHES_FD" line || return 0; done
 }
 wait_launched() {
     local line
-    while read -r -t 15 -u "${LAUNCHES[0]}" line; do
+    while read -r -t 15 -u "$LAUNCHES_FD" line; do
         [[ "$line" == "launch timing:"* ]] && return 0
     done
     echo "no launch within 15 s" >&2
@@ -80,16 +83,22 @@ in_sandbox() {
     "$SANDBOX" exec -- "$@"
 }
 
-# journal_sync: every journald of the sandbox has written what it was sent: the default one (PID 1's
-# entries) and each namespace's (permissiond and every app log to one of their own, LogNamespace=).
+# sync_every_journal: every journald where this runs has written what it was sent: the default one (PID
+# 1's entries) and each namespace's (permissiond and every app log to one of their own, LogNamespace=).
 # Read them together with `journalctl --namespace='*'`.
+sync_every_journal() {
+    local folder
+    journalctl --sync
+    for folder in /run/systemd/journal.*/; do
+        [[ -S "${folder}io.systemd.journal" ]] || continue
+        folder=${folder%/}
+        journalctl --namespace="${folder#/run/systemd/journal.}" --sync
+    done
+}
+
+# journal_sync: sync_every_journal inside the sandbox.
 journal_sync() {
-    in_sandbox sh -c 'journalctl --sync
-        for folder in /run/systemd/journal.*/; do
-            [ -S "${folder}io.systemd.journal" ] || continue
-            folder=${folder%/}
-            journalctl --namespace="${folder#/run/systemd/journal.}" --sync
-        done'
+    in_sandbox bash -c "$(declare -f sync_every_journal); sync_every_journal"
 }
 
 # fail MESSAGE: ends the check as failed.
