@@ -98,6 +98,36 @@ static inline int csystemd_socketpair_seqpacket(int fds[2]) {
     return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds);
 }
 
+/* Forks this process (which must be single-threaded: only the calling thread is copied) joined to the
+ * child by a new link. Returns the child's pid in the parent, with its end of the link in *end
+ * (close-on-exec); 0 in the child, whose end is descriptor 3 and which has nothing else open but 0-2
+ * (the parent's descriptors, such as systemd's LISTEN_FDS, stay the parent's); -1 with errno. */
+static inline int csystemd_fork_with_link(int *end) {
+    int pair[2];
+    if (csystemd_socketpair_seqpacket(pair) < 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        int saved = errno;
+        close(pair[0]);
+        close(pair[1]);
+        errno = saved;
+        return -1;
+    }
+    if (pid == 0) {
+        close(pair[0]);
+        if (pair[1] != 3) {
+            if (dup3(pair[1], 3, O_CLOEXEC) < 0) _exit(127);
+            close(pair[1]);
+        }
+        if (syscall(SYS_close_range, 4U, ~0U, 0) < 0) _exit(127);
+        *end = 3;
+        return 0;
+    }
+    close(pair[1]);
+    *end = pair[0];
+    return (int)pid;
+}
+
 /* Spawns path with argv and envp, its end of the link as fd 3 and nothing else open but 0-2.
  * Returns 0 and *pid, or an errno value. */
 static inline int csystemd_spawn_with_link(const char *path, char *const argv[], char *const envp[], int link, int *pid) {

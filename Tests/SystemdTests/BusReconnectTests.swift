@@ -106,39 +106,89 @@ struct BusReconnectTests {
         #expect(link.connectionsOpened == 2)
     }
 
-    @Test("BusServing serves again after its bus was restarted")
-    func servingReconnects() async throws {
+    /// A `Get` of the name these tests serve, over a new connection to the bus at `address`.
+    static func servedGet(_ address: String) throws -> String {
+        let client = try BusConnection(address: address)
+        return try client.call(
+            destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
+            interface: "org.relaunch.Permissions1", member: "Get", arguments: ["app", "camera"],
+            timeout: .seconds(2)
+        ).string(at: 0)
+    }
+
+    /// The set-up these tests serve: `Get` answers `answer(first)`, on org.relaunch.Permissions1;
+    /// counts into `attached`.
+    static func serveGet(
+        counting attached: Attachments, answer: @escaping @Sendable (Bool) -> String
+    ) -> @Sendable (BusConnection, Bool) throws -> [any Sendable] {
+        { connection, first in
+            let object = try connection.export(.permissions1) { (call: BusMethodCall) throws(BusError) -> BusReply in
+                .string(answer(first))
+            }
+            try connection.requestName("org.relaunch.Permissions1")
+            attached.count.add(1, ordering: .relaxed)
+            return [object]
+        }
+    }
+
+    /// How many connections a set-up attached.
+    final class Attachments: Sendable {
+        let count = Atomic<Int>(0)
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// BusServing serves again after its bus was restarted. `startedAtOnce`: its first connection was
+    /// started before any task ran the service (as an app does right after READY=1), and serves then
+    /// already; the task that runs the service waits on it, then connects and sets up again.
+    @Test("BusServing serves again after its bus was restarted", arguments: [false, true])
+    func servingReconnects(startedAtOnce: Bool) async throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let attached = Atomic<Int>(0)
+        let attached = Attachments()
         let address = bus.address
         let serving = BusServing(
             open: { () throws(SystemdError) in try BusConnection(address: address) },
             logger: Logger(label: "test"))
-        let server = Task {
-            try await serving.run { connection, _ in
-                let object = try connection.export(.permissions1) { (call: BusMethodCall) throws(BusError) -> BusReply in
-                    .string("served")
-                }
-                try connection.requestName("org.relaunch.Permissions1")
-                attached.add(1, ordering: .relaxed)
-                return [object]
-            }
+        let attach = Self.serveGet(counting: attached) { first in first ? "first" : "again" }
+        var started: BusServingStart?
+        if startedAtOnce {
+            started = try serving.start(try BusConnection(address: address), attach: attach)
+            // Served now, by its own thread: no task runs the service yet.
+            #expect(try Self.servedGet(address) == "first")
         }
+        let server = Task { [started] in try await serving.run(startedWith: started, attach: attach) }
         defer { server.cancel() }
-        let get = { () throws -> String in
-            let client = try BusConnection(address: address)
-            return try client.call(
-                destination: "org.relaunch.Permissions1", path: "/org/relaunch/Permissions1",
-                interface: "org.relaunch.Permissions1", member: "Get", arguments: ["app", "camera"],
-                timeout: .seconds(2)
-            ).string(at: 0)
-        }
-        try await eventually(within: stateWaitLimit, "the name is served") { (try? get()) == "served" }
+        try await eventually(within: stateWaitLimit, "the name is served") { (try? Self.servedGet(address)) == "first" }
         try bus.restart()
-        try await eventually(within: stateWaitLimit, "the name is served again") { (try? get()) == "served" }
-        #expect(attached.load(ordering: .relaxed) == 2)
+        try await eventually(within: stateWaitLimit, "the name is served again") { (try? Self.servedGet(address)) == "again" }
+        #expect(attached.value == 2)
         server.cancel()
         try await server.value
+    }
+
+    /// Cancelling the task that runs a started connection stops that connection's loop, and the task returns.
+    @Test func cancellingStopsAStartedConnection() async throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let connection = try BusConnection(address: bus.address)
+        let serving = BusServing(logger: Logger(label: "test"))
+        let started = try serving.start(connection) { _, _ in [] }
+        try await eventually(within: stateWaitLimit, "the started loop runs") { connection.isRunning }
+        let server = Task { try await serving.run(startedWith: started) { _, _ in [] } }
+        server.cancel()
+        try await server.value
+        #expect(!connection.isRunning)
+    }
+
+    /// A set-up that throws on the connection to be started leaves no loop running and says why.
+    @Test func aStartWhoseSetUpFailsServesNothing() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let connection = try BusConnection(address: bus.address)
+        let serving = BusServing(logger: Logger(label: "test"))
+        #expect(throws: BusError.self) {
+            _ = try serving.start(connection) { _, _ in throw BusError.failed("no name for this one") }
+        }
+        #expect(!connection.isRunning)
     }
 }

@@ -1,4 +1,5 @@
 import RelaunchTestSupport
+import Synchronization
 import Testing
 @testable import Systemd
 
@@ -186,6 +187,34 @@ struct BusTests {
         serverLoop.cancel()
         try await serverLoop.value
         #expect(!server.isRunning)
+    }
+
+    /// A rule added without waiting for AddMatch's answer is in place once a later call of the same
+    /// connection is answered (the bus daemon handles a connection's messages in order): a signal sent
+    /// after that answer arrives, and one the rule does not match (another arg0) does not.
+    @Test func aRuleAddedWithoutWaitingIsInPlaceForTheNextCall() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        let emitter = try BusConnection(address: bus.address)
+        let listener = try BusConnection(address: bus.address)
+        let heard = Mutex<[String]>([])
+        let subscription = try listener.subscribeWithoutWaiting(
+            BusMatchRule(interface: "org.relaunch.Permissions1", member: "KillMainProcess", arg0: "checkin-demo.service")
+        ) { signal in heard.withLock { $0.append((try? signal.arguments.string(at: 0)) ?? "?") } }
+        defer { subscription.cancel() }
+        _ = try listener.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetId", timeout: .seconds(2))
+        for unit in ["banca-demo.service", "checkin-demo.service"] {
+            try emitter.emitSignal(path: "/org/relaunch/Permissions1", interface: BusInterface.permissions1.name,
+                                   member: "KillMainProcess", arguments: [.string(unit), .uint32(7)])
+        }
+        try emitter.flush()
+        let deadline = ContinuousClock.now + stateWaitLimit
+        while heard.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+            try listener.processPending(waitingUpTo: .milliseconds(100))
+        }
+        #expect(heard.withLock { $0 } == ["checkin-demo.service"])
     }
 
     @Test func runReturnsWhenCancelledBeforeItStarts() async throws {

@@ -63,10 +63,28 @@ extension BusConnection {
     package func subscribe(
         _ rule: BusMatchRule, handler: @escaping @Sendable (BusSignal) -> Void
     ) throws(BusError) -> BusSubscription {
+        try subscribe(rule, waiting: true, handler: handler)
+    }
+
+    /// Like ``subscribe(_:handler:)``, without waiting for the bus daemon to answer AddMatch: the rule
+    /// is in place before the daemon handles this connection's next message (it handles a connection's
+    /// messages in order), so a call sent next is answered only once the rule applies. A rule the
+    /// daemon refuses closes the connection (sd-bus's default), which its next call or wait reports.
+    package func subscribeWithoutWaiting(
+        _ rule: BusMatchRule, handler: @escaping @Sendable (BusSignal) -> Void
+    ) throws(BusError) -> BusSubscription {
+        try subscribe(rule, waiting: false, handler: handler)
+    }
+
+    private func subscribe(
+        _ rule: BusMatchRule, waiting: Bool, handler: @escaping @Sendable (BusSignal) -> Void
+    ) throws(BusError) -> BusSubscription {
         let context = Unmanaged.passRetained(SignalContext(handler)).toOpaque()
         let slot = try withBus { (bus) throws(BusError) -> OpaquePointer in
             var slot: OpaquePointer?
-            let result = sd_bus_add_match(bus, &slot, rule.description, signalDispatch, context)
+            let result = waiting
+                ? sd_bus_add_match(bus, &slot, rule.description, signalDispatch, context)
+                : sd_bus_add_match_async(bus, &slot, rule.description, signalDispatch, nil, context)
             if result < 0 {
                 Unmanaged<SignalContext>.fromOpaque(context).release()
                 throw BusError(errno: -result, operation: "add match \(rule)")

@@ -1,4 +1,5 @@
 package import Logging
+import Synchronization
 
 /// Serves objects on a bus for the life of a daemon: connects, sets up, runs the loop, and when the
 /// bus goes away (dbus-daemon restarted, the connection dropped) connects and sets up again.
@@ -36,7 +37,49 @@ package struct BusServing: Sendable {
     package func run(
         attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
     ) async throws {
+        try await run(startedWith: nil, attach: attach)
+    }
+
+    /// Sets `connection` up with `attach` (its first connection: `first` is true) and starts serving it
+    /// on a thread of its own at once, without Swift's concurrency runtime: an app that has just said
+    /// READY=1 takes its name and answers its first call while its services are still starting.
+    /// Hand the result to ``run(startedWith:attach:)``, which waits on it before it connects again.
+    /// - Throws: What `attach` throws, or the loop thread's failure to start; the loop does not run then.
+    package func start(
+        _ connection: BusConnection, attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
+    ) throws -> BusServingStart {
+        connection.loop.expectLoop()
+        let kept: [any Sendable]
+        do {
+            kept = try attach(connection, true)
+        } catch {
+            connection.loopWillNotRun()
+            throw error
+        }
+        let started = BusServingStart(connection: connection, kept: kept)
+        try connection.startLoopThread(heartbeat: heartbeat) { error in started.finish(error) }
+        return started
+    }
+
+    /// Like ``run(attach:)``, first waiting on `started` (from ``start(_:attach:)``) when given: when its
+    /// connection is lost, connects again and sets each new one up with `attach`.
+    package func run(
+        startedWith started: BusServingStart?,
+        attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
+    ) async throws {
         var first = true
+        if let started {
+            first = false
+            do {
+                try await started.served()
+                withExtendedLifetime(started.kept) {}
+                try? started.connection.flush()
+                return
+            } catch {
+                withExtendedLifetime(started.kept) {}
+                logger.warning("lost the bus connection (\(error)); connecting again")
+            }
+        }
         var failingSince: ContinuousClock.Instant?
         var delay: Duration = .milliseconds(50)
         let clock = ContinuousClock()
@@ -86,5 +129,50 @@ package struct BusServing: Sendable {
         heartbeat?.beat()
         try? await Task.sleep(for: delay)
         heartbeat?.beat()
+    }
+}
+
+/// A connection that ``BusServing/start(_:attach:)`` set up and serves on a thread of its own: what it
+/// keeps alive, and how its loop ended.
+package final class BusServingStart: Sendable {
+    let connection: BusConnection
+    let kept: [any Sendable]
+    private enum State {
+        case serving
+        case waited(CheckedContinuation<SystemdError?, Never>)
+        case ended(SystemdError?)
+    }
+    private let state = Mutex<State>(.serving)
+
+    init(connection: BusConnection, kept: [any Sendable]) {
+        self.connection = connection
+        self.kept = kept
+    }
+
+    /// The loop ended (nil: stopped), on the loop's thread.
+    func finish(_ error: SystemdError?) {
+        let waiter = state.withLock { state -> CheckedContinuation<SystemdError?, Never>? in
+            defer { state = .ended(error) }
+            if case .waited(let waiter) = state { return waiter }
+            return nil
+        }
+        waiter?.resume(returning: error)
+    }
+
+    /// Returns when the loop stopped (the task's cancellation stops it); throws when the connection failed.
+    func served() async throws(SystemdError) {
+        let error = await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<SystemdError?, Never>) in
+                let ended = state.withLock { state -> SystemdError?? in
+                    if case .ended(let error) = state { return .some(error) }
+                    state = .waited(waiter)
+                    return nil
+                }
+                if let ended { waiter.resume(returning: ended) }
+            }
+        } onCancel: {
+            connection.stop()
+        }
+        if let error { throw error }
     }
 }

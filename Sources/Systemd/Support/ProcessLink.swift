@@ -82,6 +82,36 @@ package final class ProcessLink: Sendable {
         return (parent, pid)
     }
 
+    /// What ``fork()`` returned in each process.
+    package enum Forked {
+        /// In the parent: its end of the link and the child's pid.
+        case parent(ProcessLink, pid: Int32)
+        /// In the child: its end of the link (descriptor 3; nothing else is open but 0, 1 and 2).
+        case child(ProcessLink)
+    }
+
+    /// Forks this process joined to the child by a new link. Only for a process with one thread: a
+    /// fork copies the calling thread alone, and a lock another thread held would stay locked forever.
+    /// - Throws: ``SystemdError`` from socketpair or fork.
+    package static func fork() throws(SystemdError) -> Forked {
+        var end: CInt = -1
+        let pid = try sysCall("fork", on: "the standby link") { csystemd_fork_with_link(&end) }
+        return pid == 0 ? .child(ProcessLink(adopting: end)) : .parent(ProcessLink(adopting: end), pid: pid)
+    }
+
+    /// How many threads this process has (`/proc/self/stat`); nil when it cannot be read.
+    package static func threadCount() -> Int? {
+        guard let file = fopen("/proc/self/stat", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, CInt(buffer.count), file) != nil else { return nil }
+        let text = String(cString: buffer)
+        // Field 20, counted after the command's closing parenthesis (field 2 may hold spaces).
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 17 ? Int(fields[17]) : nil
+    }
+
     /// Calls `body` with `strings` as a NULL-terminated array of C strings.
     private static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
         let pointers = strings.map { strdup($0) } + [nil]
