@@ -27,66 +27,87 @@ struct AppService<App: HostableApp>: Service {
 /// runs), follows permissiond (its `Changed` signal and its name owner), and pings systemd's
 /// watchdog from the loop that serves calls, so a hung handler or loop gets the app aborted.
 /// Connects again when the bus goes away.
+///
+/// The launch's connection is set up and served from its own thread as soon as this is made (right
+/// after READY=1), not when the service group gets to ``run()``: starting Swift's concurrency runtime
+/// and the group takes milliseconds, and a driver waiting for the relaunched app calls it at once.
 struct BusService<App: HostableApp>: Service {
-    /// The connection the launch used; served first (nil: no bus at launch, try to connect).
-    let connection: BusConnection?
-    let interface: App1Server<App>
-    let host: AppHost<App>
-    let notifier: ServiceNotifier
-    let logger: Logger
-    /// Runs once, when the app first owns its bus name (the next standby is spawned then: its start
-    /// never competes with the launch or with taking the name).
-    var whenServing: @Sendable () -> Void = {}
+    private let serving: BusServing
+    private let setUp: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
+    /// The launch's connection, already served (nil: there was none; ``run()`` connects).
+    private let started: BusServingStart?
 
-    func run() async throws {
-        let whenServing = OnceAction(whenServing)
+    /// Starts serving `connection` (the one the launch used; nil: none, ``run()`` connects) at once.
+    /// `whenServing` runs once, when the app first owns its bus name, on a thread of its own (the next
+    /// standby is spawned then: its start never delays taking the name or answering a call).
+    /// - Throws: ``HostError`` when the name cannot be taken.
+    init(
+        connection: BusConnection?, interface: App1Server<App>, host: AppHost<App>, notifier: ServiceNotifier,
+        logger: Logger, whenServing: @escaping @Sendable () -> Void = {}
+    ) throws {
         var heartbeat: LoopHeartbeat?
         if let interval = try ServiceNotifier.recommendedWatchdogPingInterval() {
-            let notifier = notifier
             heartbeat = LoopHeartbeat(interval: interval) { _ = try? notifier.watchdog() }
         }
-        let launchConnection = Mutex<BusConnection?>(connection)
-        let serving = BusServing(
-            open: { () throws(SystemdError) -> BusConnection in
-                if let first = launchConnection.withLock({ $0.take() }) { return first }
-                return try BusConnection.system()
-            },
-            heartbeat: heartbeat, logger: logger)
-        let interface = interface
-        let host = host
-        let logger = logger
+        let serving = BusServing(heartbeat: heartbeat, logger: logger)
+        self.serving = serving
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
-        try await cancelWhenGracefulShutdown {
-            try await serving.run { connection, _ in
-                authorizer.gate.forgetAll()  // a new bus daemon gives the same names to other connections
-                let answer: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
-                    try interface.handle(call)
-                }
-                // Input, and what the app shows (its screen, state and elements may hold what the
-                // user typed): root at once; anyone else once polkit says yes (asked off the bus thread).
-                let drive: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
-                    guard !call.isFromRoot else { return try interface.handle(call) }
-                    authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in
-                        try interface.handleAuthorized(call)
-                    }
-                    return nil
-                }
-                // Who may call each method is its row of the table: only driver methods ask polkit.
-                let handlers = Dictionary(uniqueKeysWithValues: App1Method.allCases.map { method in
-                    (method.member, method.access == .driver ? drive : answer)
-                })
-                let object = try connection.export(.app1, at: BusInterface.app1ObjectPath, handlers: handlers)
-                let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
+        let whenServing = OnceAction(whenServing)
+        let setUp: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable] = { connection, _ in
+            let kept = try Self.attach(connection, interface: interface, host: host, authorizer: authorizer, logger: logger)
+            if !whenServing.hasRun {
                 do {
-                    try connection.requestName(host.configuration.busName)
+                    try spawnDetachedThread { whenServing.run() }
                 } catch {
-                    throw HostError(.bus, "could not take the bus name \(host.configuration.busName): \(error); "
-                        + "check that the app's D-Bus policy (systemd/dbus/) allows this user to own it")
+                    whenServing.run()
                 }
-                whenServing.run()
-                return [object, follower]
             }
+            return kept
         }
+        self.setUp = setUp
+        started = try connection.map { connection in try serving.start(connection, attach: setUp) }
+    }
+
+    func run() async throws {
+        let serving = serving
+        let setUp = setUp
+        let started = started
+        try await cancelWhenGracefulShutdown {
+            try await serving.run(startedWith: started, attach: setUp)
+        }
+    }
+
+    /// Sets one connection up: exports App1, follows permissiond, takes the app's name.
+    private static func attach(
+        _ connection: BusConnection, interface: App1Server<App>, host: AppHost<App>, authorizer: AppDriveAuthorizer,
+        logger: Logger
+    ) throws -> [any Sendable] {
+        authorizer.gate.forgetAll()  // a new bus daemon gives the same names to other connections
+        let answer: BusDeferringMethodHandler = { (call, _) throws(BusError) -> BusReply? in
+            try interface.handle(call)
+        }
+        // Input, and what the app shows (its screen, state and elements may hold what the
+        // user typed): root at once; anyone else once polkit says yes (asked off the bus thread).
+        let drive: BusDeferringMethodHandler = { (call, pending) throws(BusError) -> BusReply? in
+            guard !call.isFromRoot else { return try interface.handle(call) }
+            authorizer.authorize(call, pending) { () throws(BusError) -> BusReply in
+                try interface.handleAuthorized(call)
+            }
+            return nil
+        }
+        // Who may call each method is its row of the table: only driver methods ask polkit.
+        let handlers = Dictionary(uniqueKeysWithValues: App1Method.allCases.map { method in
+            (method.member, method.access == .driver ? drive : answer)
+        })
+        let object = try connection.export(.app1, at: BusInterface.app1ObjectPath, handlers: handlers)
+        let follower = try PermissionFollower.follow(on: connection, host: host, logger: logger)
+        do {
+            try connection.requestName(host.configuration.busName)
+        } catch {
+            throw HostError(.bus, "could not take the bus name \(host.configuration.busName): \(error); "
+                + "check that the app's D-Bus policy (systemd/dbus/) allows this user to own it")
+        }
+        return [object, follower]
     }
 }
 
@@ -101,6 +122,9 @@ final class OnceAction: Sendable {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         action()
     }
+
+    /// Whether ``run()`` was called.
+    var hasRun: Bool { done.load(ordering: .acquiring) }
 }
 
 /// Asks polkit, without holding any bus connection, whether a non-root caller may drive the app

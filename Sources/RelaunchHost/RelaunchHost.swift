@@ -47,12 +47,17 @@ public enum RelaunchHost {
     ) -> Never {
         var timings = LaunchTimings(main: LaunchTimings.now())
         letFatalSignalsKill()
+        // Before anything else, while this process is one thread that has read nothing: its standby's
+        // template. A template goes on from here only once it is to stand by.
+        let forked = HostConfiguration.environment(Standby.variable) == "1" ? StandbyTemplate.fork() : StandbyTemplate.Forked()
+        if forked.standingBy != nil { timings = LaunchTimings(main: LaunchTimings.now()) }
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: identity.program) }
         let logger = Logger(label: identity.program)
         let group: ServiceGroup
         do {
-            guard let configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
+            guard var configuration = try HostConfiguration.load(arguments: CommandLine.arguments, identity: identity)
             else { exit(0) }
+            if forked.standingBy != nil { configuration.isStandby = true }
             var takeOver: Standby.TakeOver?
             var connection: BusConnection??
             if configuration.isStandby {
@@ -61,12 +66,15 @@ public enum RelaunchHost {
                 let preconnected = try? BusConnection.system()
                 connection = .some(preconnected)
                 let killed = Standby.waitForTakeOver(
+                    on: forked.standingBy ?? ProcessLink(adopting: Standby.linkDescriptor),
                     since: timings.main, connection: preconnected, app: configuration.appID, logger: logger)
                 timings = LaunchTimings(main: LaunchTimings.now())
                 try becomeMainProcess(killed, timings: timings, logger: logger)
                 takeOver = killed
             }
-            group = try launch(configuration, takeOver: takeOver, connection: connection, logger: logger, timings: &timings, makeApp: makeApp)
+            group = try launch(
+                configuration, takeOver: takeOver, connection: connection, standbyTemplate: forked.template, logger: logger,
+                timings: &timings, makeApp: makeApp)
         } catch {
             fail(error, identity: identity, logger: logger)
         }
@@ -133,7 +141,7 @@ public enum RelaunchHost {
     /// Launches the app and says READY=1; returns the services that serve it from then on.
     static func launch<App: HostableApp>(
         _ configuration: HostConfiguration, takeOver: Standby.TakeOver? = nil, connection preconnected: BusConnection?? = nil,
-        logger: Logger, timings: inout LaunchTimings,
+        standbyTemplate: ProcessLink? = nil, logger: Logger, timings: inout LaunchTimings,
         makeApp: (_ build: String, _ permissions: [Permission: PermissionState]) -> App
     ) throws -> ServiceGroup {
         let notifier = ServiceNotifier()
@@ -151,7 +159,7 @@ public enum RelaunchHost {
             ])
             connection = nil
         }
-        let standby = configuration.keepsStandby ? StandbyKeeper(logger: logger) : nil
+        let standby = configuration.keepsStandby ? StandbyKeeper(logger: logger, template: standbyTemplate) : nil
         let savedState: SavedState
         if let takeOver {
             // The killed process's newest archive memfd (the fd store's copy) comes over the link, not LISTEN_FDS.
@@ -191,12 +199,12 @@ public enum RelaunchHost {
         // The next standby starts once the app owns its bus name: its exec and runtime start never delay
         // a launch, nor a driver's first call.
         let program = configuration.identity.program
+        let bus = try BusService(
+            connection: connection, interface: App1Server(host: host, logger: logger), host: host,
+            notifier: notifier, logger: logger, whenServing: { standby?.spawn(program: program) })
         return ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
-                .init(service: BusService(
-                        connection: connection, interface: App1Server(host: host, logger: logger), host: host,
-                        notifier: notifier, logger: logger, whenServing: { standby?.spawn(program: program) }),
-                      successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "dbus"),
+                .init(service: bus, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "dbus"),
                 .init(service: AppService(host: host),
                       successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "app"),
             ],

@@ -88,8 +88,9 @@ enum Standby {
     /// by any way but SIGKILL, or when the link cannot be read (systemd then restarts the unit as it
     /// always did). Reads nothing but the link and, on `connection`, permissiond's requests to kill
     /// the running process (``KillRequests``), which it carries out itself.
-    static func waitForTakeOver(since start: UInt64, connection: BusConnection?, app: String, logger: Logger) -> TakeOver {
-        let link = ProcessLink(adopting: linkDescriptor)
+    static func waitForTakeOver(
+        on link: ProcessLink, since start: UInt64, connection: BusConnection?, app: String, logger: Logger
+    ) -> TakeOver {
         let killed = HostConfiguration.environment("RELAUNCH_STANDBY_FOR").flatMap { Int32($0) } ?? getppid()
         // Pinned now, while it is certainly the process this one stands by for (its parent).
         let process = try? ProcessHandle(pid: killed)
@@ -132,6 +133,78 @@ enum Standby {
     }
 }
 
+/// The standby's template: a copy of the app's process forked at the start of its `main()`, while it is
+/// one thread that has read nothing, which waits on its link until the process it was forked from
+/// asks it to stand by (``go``) and only then becomes its standby. A standby so made costs no exec, no
+/// dynamic loading and no runtime start (about 10 ms of a busy machine's time, measured from spawn to
+/// the standby's `main()`), so it is ready sooner after each take-over; the spawned standby
+/// (``StandbyKeeper/spawn(program:)``) remains for a process that has no template.
+///
+/// Each process that stands by forks its own template first, while still one thread: it is that
+/// process's standby once it has taken over. A template whose process ends before asking exits.
+enum StandbyTemplate {
+    /// The tag that tells a template to stand by.
+    static let go = UInt8(ascii: "G")
+
+    /// What ``fork()`` leaves the process that goes on with.
+    struct Forked {
+        /// The link to the template this process forked, to be its standby (nil: none could be forked).
+        var template: ProcessLink?
+        /// In a template told to stand by: its link to the process it stands by for (nil in the process
+        /// that was started).
+        var standingBy: ProcessLink?
+    }
+
+    /// Forks the template of this process's standby, if this process has one thread (at the start of
+    /// `main()`). In the template, returns only once it was told to stand by, with the template of its
+    /// own standby forked; it exits when the process it was forked from ends before asking.
+    static func fork() -> Forked {
+        var standingBy: ProcessLink?
+        while true {
+            guard ProcessLink.threadCount() == 1 else { return Forked(template: nil, standingBy: standingBy) }
+            let parent = getpid()
+            let forked: ProcessLink.Forked
+            do {
+                forked = try ProcessLink.fork()
+            } catch {
+                return Forked(template: nil, standingBy: standingBy)
+            }
+            switch forked {
+            case .parent(let link, _):
+                return Forked(template: link, standingBy: standingBy)
+            case .child(let link):
+                // Its parent's link (descriptor 3 in the parent too) was replaced by this one.
+                if let previous = standingBy { _ = Unmanaged.passRetained(previous) }
+                waitToStandBy(on: link)
+                prepareEnvironment(standingBy: parent)
+                standingBy = link
+            }
+        }
+    }
+
+    /// Returns when the process at the other end asks this template to stand by; exits (status 0, no
+    /// exit handlers: they are the parent's) when it ends or leaves first.
+    private static func waitToStandBy(on link: ProcessLink) {
+        while true {
+            switch try? link.receive() {
+            case .tag(go, nil)?:
+                return
+            case .tag(let tag, let fd)? where tag != ProcessLink.leave:
+                if let fd { close(fd) }
+            default:
+                _exit(0)
+            }
+        }
+    }
+
+    /// The environment a standby has (as ``Standby/environment(_:standingBy:)`` gives a spawned one):
+    /// without what systemd gave the parent alone, and with the pid it stands by for.
+    private static func prepareEnvironment(standingBy pid: Int32) {
+        for name in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_PID"] { unsetenv(name) }
+        setenv("RELAUNCH_STANDBY_FOR", "\(pid)", 1)
+    }
+}
+
 /// permissiond's requests to kill the process a standby stands by for (`KillMainProcess`), heard
 /// while it waits: the standby SIGKILLs that process itself, sooner than systemd's KillUnit, which
 /// asks polkit first. permissiond still has systemd kill it when it is not gone within a bound.
@@ -168,11 +241,13 @@ final class KillRequests: Sendable {
         do throws(BusError) {
             // No sender= in the rule: sd-bus would compare the well-known name with the unique name. arg0:
             // this unit's requests alone (the other apps' standbys are not woken by them).
-            let kill = try connection.subscribe(BusMatchRule(
+            // Neither rule is waited for: the calls below reach the bus daemon after them, so once
+            // permissiond has answered Lifecycle (and may ask this standby to kill) both are in place.
+            let kill = try connection.subscribeWithoutWaiting(BusMatchRule(
                 path: BusNames.Permissions.object, interface: BusNames.Permissions.interface,
                 member: Permissions1Method.killMainProcess.name, arg0: currentSystemdUnit())
             ) { signal in requests.heard(signal) }
-            let owner = try connection.subscribe(PermissionFollower.Trust.ownerChanges) { signal in
+            let owner = try connection.subscribeWithoutWaiting(PermissionFollower.Trust.ownerChanges) { signal in
                 _ = requests.trust.takeOwnerChange(signal)
             }
             requests.subscriptions.withLock { $0 = [kill, owner] }
@@ -248,14 +323,32 @@ final class StandbyKeeper: Sendable {
 
     private let held = Mutex(Held())
     private let logger: Logger
+    /// The template this process forked (``StandbyTemplate``), told to stand by in ``spawn(program:)``.
+    private let template: Mutex<ProcessLink?>
 
-    init(logger: Logger) {
+    init(logger: Logger, template: ProcessLink? = nil) {
         self.logger = logger
+        self.template = Mutex(template)
     }
 
-    /// Spawns the standby: this executable with ``Standby/argument``; from then on every end of this
-    /// process but SIGKILL sends it `leave`.
+    /// Starts the standby: tells the template to stand by, or, with none, spawns this executable with
+    /// ``Standby/argument``; from then on every end of this process but SIGKILL sends it `leave`.
     func spawn(program: String) {
+        if let template = template.withLock({ $0.take() }) {
+            do {
+                try template.send(StandbyTemplate.go)
+                try template.announceEveryEndButSIGKILL()
+                let archive = held.withLock { held in
+                    held.link = template
+                    return held.archive
+                }
+                if let archive { try template.send(Standby.archive, fd: archive) }
+                logger.info("standby started (from its template)")
+                return
+            } catch {
+                logger.notice("the standby's template is gone; spawning a standby", metadata: ["ERROR": "\(error)"])
+            }
+        }
         let path: String
         do {
             path = try Self.executablePath()

@@ -20,7 +20,7 @@ struct StandbyChecks {
     /// The unit with the standby drop-in (the repository's file), restarted fresh; returns the main
     /// process and its standby once both are there.
     @discardableResult
-    private static func withStandby() throws -> (main: Int32, standby: Int32) {
+    private static func withStandby() throws -> (main: Int32, standby: Int32, template: Int32) {
         let source = try String(contentsOfFile: Self.repositoryFile("systemd/standby/standby.conf"), encoding: .utf8)
         try FileManager.default.createDirectory(atPath: (dropIn as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try writeFile(dropIn, source)
@@ -64,18 +64,21 @@ struct StandbyChecks {
         return Int32(fields[1]) ?? 0
     }
 
-    /// Waits until the unit holds its main process and one standby, the main process's child, and the
+    /// Waits until the unit holds its main process, one standby (the main process's child) and that
+    /// standby's template (its child: the next standby, forked before the standby read anything), and the
     /// standby has told permissiond it is there.
     @discardableResult
-    private static func waitForStandby() throws -> (main: Int32, standby: Int32) {
-        var found: (Int32, Int32) = (0, 0)
-        try waitUntil("\(Demo.unit) to hold its main process and a standby spawned by it") {
+    private static func waitForStandby() throws -> (main: Int32, standby: Int32, template: Int32) {
+        var found: (Int32, Int32, Int32) = (0, 0, 0)
+        try waitUntil("\(Demo.unit) to hold its main process, a standby it started and that standby's template") {
             let main = try mainPID()
             let others = try processes().filter { $0 != main }
-            guard others.count == 1, let standby = others.first else { return (false, "main \(main), others \(others)") }
-            let parent = try parent(of: standby)
-            found = (main, standby)
-            return (parent == main, "main \(main), standby \(standby) of parent \(parent)")
+            let parents = others.map { ($0, (try? parent(of: $0)) ?? 0) }
+            guard others.count == 2, let standby = parents.first(where: { $0.1 == main })?.0,
+                let template = parents.first(where: { $0.1 == standby })?.0
+            else { return (false, "main \(main), others (pid, parent) \(parents)") }
+            found = (main, standby, template)
+            return (true, "main \(main), standby \(standby), template \(template)")
         }
         // Ready once permissiond knows it: from then on a kill is asked of it first.
         try FaultJournal.waitFor("the standby \(found.1) to be ready", ["_PID": "\(found.1)"], field: "MESSAGE") {
@@ -109,7 +112,7 @@ struct StandbyChecks {
     /// the unit, and `systemctl status` shows it; no systemd restart took place, and a new standby waits.
     @Test func aPermissionKillIsTakenOverByTheStandby() throws {
         defer { Self.withoutStandby() }
-        let (killed, standby) = try Self.withStandby()
+        let (killed, standby, template) = try Self.withStandby()
         try Demo.openModal("standby")
         try Demo.call("Background")
         let before = try Permissiond.get(Permissiond.app, "camera")
@@ -157,17 +160,20 @@ struct StandbyChecks {
         try Assert.equal("permission-changed kill-sent process-exited took-over launched ready",
                          kinds.filter { ["permission-changed", "kill-sent", "process-exited", "took-over", "launched", "ready"].contains($0) }
                             .joined(separator: " "), "the take-over's incident in relaunchctl journal")
-        // Nothing of the killed process is left in the unit: its new main process and the next standby.
-        let (now, next) = try Self.waitForStandby()
+        // Nothing of the killed process is left in the unit: its new main process, the next standby (the
+        // template the standby had forked) and that one's own template.
+        let (now, next, nextTemplate) = try Self.waitForStandby()
         try Assert.equal("\(main)", "\(now)", "the main process with the next standby")
-        try Assert.equal("\(main) \(next)", try Self.processes().map(String.init).joined(separator: " "), "the unit's processes")
+        try Assert.equal("\(template)", "\(next)", "the next standby (the template the standby forked)")
+        try Assert.equal([main, next, nextTemplate].sorted().map(String.init).joined(separator: " "),
+                         try Self.processes().map(String.init).joined(separator: " "), "the unit's processes")
     }
 
     /// A `KillMainProcess` from anyone but permissiond kills nothing: the standby believes the request
     /// only from the owner of permissiond's name (the bus daemon fills in the sender), and says so once.
     @Test func aStrangersKillRequestKillsNothing() throws {
         defer { Self.withoutStandby() }
-        let (main, standby) = try Self.withStandby()
+        let (main, standby, _) = try Self.withStandby()
         let mark = try Journal.mark()
         try Command.expect(0, ["busctl", "emit", "/org/relaunch/Permissions1", "org.relaunch.Permissions1",
                                "KillMainProcess", "su", unit, "\(main)"])
@@ -183,7 +189,7 @@ struct StandbyChecks {
     /// runs again, takes over and reads the new permission.
     @Test func aStandbyThatDoesNotActLeavesTheKillToSystemd() throws {
         defer { Self.withoutStandby() }
-        let (killed, standby) = try Self.withStandby()
+        let (killed, standby, _) = try Self.withStandby()
         try Demo.call("Background")
         let after = Permissiond.other(than: try Permissiond.get(Permissiond.app, "camera"))
         let mark = try Journal.mark()
@@ -206,7 +212,7 @@ struct StandbyChecks {
     /// reports no exit → READY of its own (the unit's timestamps are those of its last start).
     @Test func aWaitingSetReturnsAfterATakeOver() throws {
         defer { Self.withoutStandby() }
-        let (killed, standby) = try Self.withStandby()
+        let (killed, standby, _) = try Self.withStandby()
         try Demo.call("Background")
         let after = Permissiond.other(than: try Permissiond.get(Permissiond.app, "camera"))
         let said = try Command.expect(0, ["relaunchctl", "permission", "set", "--wait", Permissiond.app, "camera", after],
@@ -221,7 +227,7 @@ struct StandbyChecks {
     /// restarted by systemd (a new invocation), not taken over.
     @Test func theWatchdogAbortsTheProcessThatTookOver() throws {
         defer { Self.withoutStandby() }
-        let (killed, _) = try Self.withStandby()
+        let (killed, _, _) = try Self.withStandby()
         try Command.expect(0, ["systemctl", "kill", "--kill-who=main", "--signal=KILL", unit])
         let main = try Self.waitForTakeOver(from: killed)
         try Self.waitForStandby()
@@ -246,7 +252,7 @@ struct StandbyChecks {
         try Command.expect(0, ["systemctl", "daemon-reload"])
         // The burst counts starts from the reload on: three crashes restart, the fourth hits the limit.
         for crash in 1...4 {
-            let (main, _) = try Self.waitForStandby()
+            let (main, _, _) = try Self.waitForStandby()
             let invocation = try Demo.invocation()
             let restarts = try Units.restarts(unit)
             try Command.expect(0, ["systemctl", "kill", "--kill-who=main", "--signal=SEGV", unit])
