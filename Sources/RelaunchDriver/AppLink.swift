@@ -87,8 +87,8 @@ package struct AppLink: Sendable {
     /// Sets `permission` to `state` in permissiond; when that kills the running app, waits until
     /// systemd has relaunched it and it has finished launching, and says how it came back.
     package func setPermission(_ permission: Permission, to state: PermissionState) async throws(RelaunchTestingError) -> PermissionChange {
-        let previous = try await storeState(permission)
-        return try await change([permission: previous], to: state, because: "the \(permission) change to \(state)") {
+        return try await change(reading: { () async throws(RelaunchTestingError) in [permission: try await storeState(permission)] },
+                                to: state, because: "the \(permission) change to \(state)") {
             () async throws(RelaunchTestingError) in
             try await permissiond { (permissions) async throws(BusError) in try await permissions.set(app: id, permission: permission.rawValue, state: state.rawValue) }
         }
@@ -97,14 +97,11 @@ package struct AppLink: Sendable {
     /// Resets `permission` (every permission of the app when nil) to not-determined; waits for a
     /// relaunch as ``setPermission(_:to:)``.
     package func resetPermission(_ permission: Permission?) async throws(RelaunchTestingError) -> PermissionChange {
-        var previous: [Permission: PermissionState] = [:]
-        if let permission {
-            previous[permission] = try await storeState(permission)
-        } else {
-            previous = try await storeStates()
-        }
         let what = permission.map { "the \($0) reset" } ?? "the reset of every permission"
-        return try await change(previous, to: .notDetermined, because: what) { () async throws(RelaunchTestingError) in
+        return try await change(reading: { () async throws(RelaunchTestingError) in
+            if let permission { return [permission: try await storeState(permission)] }
+            return try await storeStates()
+        }, to: .notDetermined, because: what) { () async throws(RelaunchTestingError) in
             try await permissiond { (permissions) async throws(BusError) in try await permissions.reset(app: id, permission: permission?.rawValue ?? "") }
         }
     }
@@ -130,12 +127,19 @@ package struct AppLink: Sendable {
 
     // MARK: Waiting
 
+    /// Reads the permissions before (`readPrevious`), the unit and the last kill, all three at once (none
+    /// depends on another, and each is a round trip), then performs the change and waits as it says.
     private func change(
-        _ previous: [Permission: PermissionState], to state: PermissionState, because reason: String,
+        reading readPrevious: @Sendable () async throws(RelaunchTestingError) -> [Permission: PermissionState],
+        to state: PermissionState, because reason: String,
         _ perform: () async throws(RelaunchTestingError) -> Void
     ) async throws(RelaunchTestingError) -> PermissionChange {
-        let before = try await watch.snapshot()
-        let killBefore = try await lastKillTime()
+        let watch = watch
+        async let snapshot = Self.outcome { () async throws(RelaunchTestingError) in try await watch.snapshot() }
+        async let lastKill = Self.outcome { () async throws(RelaunchTestingError) in try await self.lastKillTime() }
+        let previous = try await Self.outcome(readPrevious).get()
+        let before = try await snapshot.get()
+        let killBefore = try await lastKill.get()
         try await perform()
         // permissiond answers after the kill it decided (commit, kill, record, reply).
         let killed = try await lastKillTime() != killBefore
@@ -212,6 +216,17 @@ package struct AppLink: Sendable {
         }
     }
 
+    /// What `body` returned or threw, as a value (for `async let`, which keeps no typed throws).
+    private static func outcome<Value: Sendable>(
+        _ body: @Sendable () async throws(RelaunchTestingError) -> Value
+    ) async -> Result<Value, RelaunchTestingError> {
+        do throws(RelaunchTestingError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     // MARK: Calls
 
     /// Calls `method` of the app's `org.relaunch.App1`.
@@ -268,3 +283,4 @@ package struct AppLink: Sendable {
         }
     }
 }
+
