@@ -101,11 +101,13 @@ package final class ProcessLink: Sendable {
 
     /// How many threads this process has (`/proc/self/stat`); nil when it cannot be read.
     package static func threadCount() -> Int? {
-        guard let file = fopen("/proc/self/stat", "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 1024)
-        guard fgets(&buffer, CInt(buffer.count), file) != nil else { return nil }
-        let text = String(cString: buffer)
+        let fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
         // Field 20, counted after the command's closing parenthesis (field 2 may hold spaces).
         guard let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
