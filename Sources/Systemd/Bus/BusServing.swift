@@ -48,15 +48,7 @@ package struct BusServing: Sendable {
     package func start(
         _ connection: BusConnection, attach: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
     ) throws -> BusServingStart {
-        connection.loop.expectLoop()
-        let kept: [any Sendable]
-        do {
-            kept = try attach(connection, true)
-        } catch {
-            connection.loopWillNotRun()
-            throw error
-        }
-        let started = BusServingStart(connection: connection, kept: kept)
+        let started = BusServingStart(connection: connection, kept: try setUp(connection, first: true, attach: attach))
         try connection.startLoopThread(heartbeat: heartbeat) { error in started.finish(error) }
         return started
     }
@@ -70,15 +62,7 @@ package struct BusServing: Sendable {
         var first = true
         if let started {
             first = false
-            do {
-                try await started.served()
-                withExtendedLifetime(started.kept) {}
-                try? started.connection.flush()
-                return
-            } catch {
-                withExtendedLifetime(started.kept) {}
-                logger.warning("lost the bus connection (\(error)); connecting again")
-            }
+            if await serve(started.connection, keeping: started.kept, until: started.served) { return }
         }
         var failingSince: ContinuousClock.Instant?
         var delay: Duration = .milliseconds(50)
@@ -88,14 +72,7 @@ package struct BusServing: Sendable {
             let kept: [any Sendable]
             do {
                 connection = try open()
-                // attach may send asynchronous calls: the loop that completes them starts below.
-                connection.loop.expectLoop()
-                do {
-                    kept = try attach(connection, first)
-                } catch {
-                    connection.loopWillNotRun()
-                    throw error
-                }
+                kept = try setUp(connection, first: first, attach: attach)
             } catch {
                 if first { throw error }
                 let since = failingSince ?? clock.now
@@ -112,15 +89,41 @@ package struct BusServing: Sendable {
             first = false
             failingSince = nil
             delay = .milliseconds(50)
-            do {
+            let heartbeat = heartbeat
+            let stopped = await serve(connection, keeping: kept) { () async throws(SystemdError) in
                 try await connection.run(heartbeat: heartbeat)
-                withExtendedLifetime(kept) {}
-                try? connection.flush()  // the replies and signals of the last calls
-                return  // stopped: cancelled or graceful shutdown
-            } catch {
-                withExtendedLifetime(kept) {}
-                logger.warning("lost the bus connection (\(error)); connecting again")
             }
+            if stopped { return }  // cancelled or graceful shutdown
+        }
+    }
+
+    /// Sets `connection` up with `attach`. attach may send asynchronous calls: the loop that completes
+    /// them is announced first, and taken back when attach throws.
+    private func setUp(
+        _ connection: BusConnection, first: Bool, attach: (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable]
+    ) throws -> [any Sendable] {
+        connection.loop.expectLoop()
+        do {
+            return try attach(connection, first)
+        } catch {
+            connection.loopWillNotRun()
+            throw error
+        }
+    }
+
+    /// Keeps `kept` alive while `loop` serves `connection`. Returns true when it stopped (then the
+    /// replies and signals of the last calls are flushed), false when the connection was lost.
+    private func serve(
+        _ connection: BusConnection, keeping kept: [any Sendable], until loop: () async throws(SystemdError) -> Void
+    ) async -> Bool {
+        defer { withExtendedLifetime(kept) {} }
+        do {
+            try await loop()
+            try? connection.flush()
+            return true
+        } catch {
+            logger.warning("lost the bus connection (\(error)); connecting again")
+            return false
         }
     }
 
