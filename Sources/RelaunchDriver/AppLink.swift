@@ -137,7 +137,7 @@ package struct AppLink: Sendable {
         let watch = watch
         async let snapshot = Self.outcome { () async throws(RelaunchTestingError) in try await watch.snapshot() }
         async let lastKill = Self.outcome { () async throws(RelaunchTestingError) in try await self.lastKillTime() }
-        let previous = try await Self.outcome(readPrevious).get()
+        let previous = try await readPrevious()
         let before = try await snapshot.get()
         let killBefore = try await lastKill.get()
         try await perform()
@@ -283,4 +283,3 @@ package struct AppLink: Sendable {
         }
     }
 }
-

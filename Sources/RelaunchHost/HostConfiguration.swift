@@ -97,7 +97,7 @@ struct HostConfiguration: Sendable {
             appID: environment("RELAUNCH_APP_ID") ?? identity.defaultAppID,
             busName: environment("RELAUNCH_BUS_NAME") ?? identity.defaultBusName,
             isStandby: isStandby,
-            keepsStandby: environment(Standby.variable) == "1")
+            keepsStandby: keepsStandby(environment))
     }
 
     static func usage(_ identity: AppIdentity) -> String {
@@ -122,6 +122,11 @@ struct HostConfiguration: Sendable {
     }
 
     /// The value of an environment variable, nil when unset or empty.
+    /// Whether the app keeps a standby: `RELAUNCH_STANDBY=1`.
+    static func keepsStandby(_ environment: (String) -> String? = HostConfiguration.environment) -> Bool {
+        environment(Standby.variable) == "1"
+    }
+
     static func environment(_ name: String) -> String? {
         guard let raw = getenv(name) else { return nil }
         let value = String(cString: raw)

@@ -52,16 +52,16 @@ struct BusService<App: HostableApp>: Service {
         let serving = BusServing(heartbeat: heartbeat, logger: logger)
         self.serving = serving
         let authorizer = AppDriveAuthorizer(authority: PolkitAuthority(link: BusLink()))
-        let whenServing = OnceAction(whenServing)
+        let onFirstServing = OnceAction {
+            do {
+                try spawnDetachedThread(whenServing)
+            } catch {
+                whenServing()
+            }
+        }
         let setUp: @Sendable (_ connection: BusConnection, _ first: Bool) throws -> [any Sendable] = { connection, _ in
             let kept = try Self.attach(connection, interface: interface, host: host, authorizer: authorizer, logger: logger)
-            if !whenServing.hasRun {
-                do {
-                    try spawnDetachedThread { whenServing.run() }
-                } catch {
-                    whenServing.run()
-                }
-            }
+            onFirstServing.run()
             return kept
         }
         self.setUp = setUp
@@ -122,9 +122,6 @@ final class OnceAction: Sendable {
         guard !done.exchange(true, ordering: .acquiringAndReleasing) else { return }
         action()
     }
-
-    /// Whether ``run()`` was called.
-    var hasRun: Bool { done.load(ordering: .acquiring) }
 }
 
 /// Asks polkit, without holding any bus connection, whether a non-root caller may drive the app

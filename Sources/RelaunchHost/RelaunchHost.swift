@@ -49,7 +49,7 @@ public enum RelaunchHost {
         letFatalSignalsKill()
         // Before anything else, while this process is one thread that has read nothing: its standby's
         // template. A template goes on from here only once it is to stand by.
-        let forked = HostConfiguration.environment(Standby.variable) == "1" ? StandbyTemplate.fork() : StandbyTemplate.Forked()
+        let forked = HostConfiguration.keepsStandby() ? StandbyTemplate.fork() : StandbyTemplate.Forked()
         if forked.standingBy != nil { timings = LaunchTimings(main: LaunchTimings.now()) }
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, identifier: identity.program) }
         let logger = Logger(label: identity.program)

@@ -37,12 +37,17 @@ enum Standby {
     /// `WATCHDOG_PID`, so that the standby pings once it is the main process), and with the pid it
     /// stands by for.
     static func environment(_ current: [String], standingBy pid: Int32) -> [String] {
-        let dropped = ["LISTEN_FDS=", "LISTEN_PID=", "LISTEN_FDNAMES=", "WATCHDOG_PID=", "RELAUNCH_STANDBY_FOR=", "LD_BIND_NOW="]
+        let dropped = (parentsOnly + [standingByVariable, "LD_BIND_NOW"]).map { $0 + "=" }
         // LD_BIND_NOW: the dynamic loader binds every symbol at the standby's start, not at its first
         // call after the take-over.
         return current.filter { entry in !dropped.contains { entry.hasPrefix($0) } }
-            + ["RELAUNCH_STANDBY_FOR=\(pid)", "LD_BIND_NOW=1"]
+            + ["\(standingByVariable)=\(pid)", "LD_BIND_NOW=1"]
     }
+
+    /// What systemd gave the running process alone, which no standby (spawned, or made of a template) has.
+    static let parentsOnly = ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_PID"]
+    /// The variable that names the pid a standby stands by for.
+    static let standingByVariable = "RELAUNCH_STANDBY_FOR"
 
     /// What the standby does with one message from the running process.
     enum Step: Equatable {
@@ -91,7 +96,7 @@ enum Standby {
     static func waitForTakeOver(
         on link: ProcessLink, since start: UInt64, connection: BusConnection?, app: String, logger: Logger
     ) -> TakeOver {
-        let killed = HostConfiguration.environment("RELAUNCH_STANDBY_FOR").flatMap { Int32($0) } ?? getppid()
+        let killed = HostConfiguration.environment(standingByVariable).flatMap { Int32($0) } ?? getppid()
         // Pinned now, while it is certainly the process this one stands by for (its parent).
         let process = try? ProcessHandle(pid: killed)
         let requests = connection.flatMap { connection in
@@ -173,7 +178,8 @@ enum StandbyTemplate {
             case .parent(let link, _):
                 return Forked(template: link, standingBy: standingBy)
             case .child(let link):
-                // Its parent's link (descriptor 3 in the parent too) was replaced by this one.
+                // The link this process stood by on was descriptor 3 too, which the fork replaced with the
+                // new link: the old object is never released, so that it never closes the new one's descriptor.
                 if let previous = standingBy { _ = Unmanaged.passRetained(previous) }
                 waitToStandBy(on: link)
                 prepareEnvironment(standingBy: parent)
@@ -200,8 +206,8 @@ enum StandbyTemplate {
     /// The environment a standby has (as ``Standby/environment(_:standingBy:)`` gives a spawned one):
     /// without what systemd gave the parent alone, and with the pid it stands by for.
     private static func prepareEnvironment(standingBy pid: Int32) {
-        for name in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_PID"] { unsetenv(name) }
-        setenv("RELAUNCH_STANDBY_FOR", "\(pid)", 1)
+        for name in Standby.parentsOnly { unsetenv(name) }
+        setenv(Standby.standingByVariable, "\(pid)", 1)
     }
 }
 
