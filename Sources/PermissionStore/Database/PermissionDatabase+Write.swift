@@ -184,11 +184,12 @@ extension PermissionDatabase {
         _ db: Database, owing: KillOwed, cause: StoredPermissionChange, historyIDs: [Int64]
     ) throws -> PendingKill {
         let ids = historyIDs.map(String.init).joined(separator: ",")
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO pending_kill (app, unit, invocation_id, permission, old_state, new_state, history_ids, changed_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 cause.app, owing.unit, owing.invocationID, cause.permission.rawValue, cause.old.rawValue,
                 cause.new.rawValue, ids, Int64(clamping: cause.at),
@@ -233,18 +234,20 @@ extension PermissionDatabase {
         var change = StoredPermissionChange(app: app, permission: permission, old: old, new: state, at: at, callerUID: callerUID)
         guard change.changed else { return change }
         let time = Int64(clamping: at)
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO permission_state (app, permission, state, changed_at, changed_by) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (app, permission) DO UPDATE
                 SET state = excluded.state, changed_at = excluded.changed_at, changed_by = excluded.changed_by
-                """,
+                """
+        ).execute(
             arguments: [app, permission.rawValue, state.rawValue, time, Int64(callerUID)])
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO permission_history (app, permission, old_state, new_state, at, caller_uid)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [app, permission.rawValue, old.rawValue, state.rawValue, time, Int64(callerUID)])
         change.historyID = db.lastInsertedRowID
         return change

@@ -132,7 +132,7 @@ package final class PermissionDatabase: Sendable {
     /// The stored state, or `not-determined` when there is no row (or an unknown value).
     static func state(_ db: Database, app: String, permission: Permission) throws -> PermissionState {
         let raw = try String.fetchOne(
-            db, sql: "SELECT state FROM permission_state WHERE app = ? AND permission = ?",
+            db.cachedStatement(sql: "SELECT state FROM permission_state WHERE app = ? AND permission = ?"),
             arguments: [app, permission.rawValue])
         return raw.flatMap(PermissionState.init(rawValue:)) ?? .notDetermined
     }
