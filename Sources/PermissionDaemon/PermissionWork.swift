@@ -81,13 +81,15 @@ package final class PermissionWork: Sendable {
     }
 
     /// Takes a read that needs the caller looked up and, unless it is root or the app itself,
-    /// polkit's word; answers from memory once allowed.
+    /// polkit's word, or that waits for a change of its app in flight (``ChangesInFlight``); answers
+    /// from memory once allowed and no such change is in flight.
     package func read(
         _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void = {}
     ) {
         take(request, interactive: interactive, identify: identify, reply: reply, whenAnswered: whenAnswered) { _ in
-            self.service.read(request)
+            if let app = request.app { await self.service.changesInFlight.settled(app) }
+            return self.service.read(request)
         }
     }
 
@@ -138,7 +140,7 @@ package final class PermissionWork: Sendable {
     private func take(
         _ request: PermissionRequest, interactive: Bool, identify: @escaping Identify,
         reply: @escaping Reply, whenAnswered: @escaping @Sendable () -> Void,
-        allowed: @escaping @Sendable (Caller) -> Result<PermissionReply, PermissionServiceError>?
+        allowed: @escaping @Sendable (Caller) async -> Result<PermissionReply, PermissionServiceError>?
     ) {
         let taken = calls.start {
             let answer: Result<PermissionReply, PermissionServiceError>?
@@ -146,7 +148,7 @@ package final class PermissionWork: Sendable {
                 var caller = try await identify()
                 caller.interactive = interactive
                 try await self.service.authorize(request.method, app: request.app, caller: caller)
-                answer = allowed(caller)
+                answer = await allowed(caller)
             } catch {
                 answer = .failure(error)
             }

@@ -17,8 +17,9 @@ import Glibc
 /// the bus daemon, its unit from systemd. Who may call each method is its row of the table
 /// (``Permissions1Method/Access``), checked in one place (``PermissionService/verdict(_:app:caller:)``).
 /// Reads (Get, List, LastKill) are private: root and the app itself are answered on the bus thread
-/// at once, from the store's memory, once the caller is known; anyone else waits for polkit
-/// (`org.relaunch.permissions.read`), off the bus thread.
+/// at once, from the store's memory, once the caller is known (while a change of the app commits
+/// after its kill was asked for, off the bus thread once it is committed); anyone else waits for
+/// polkit (`org.relaunch.permissions.read`), off the bus thread.
 /// ListApps is open. Writes (Set, Reset) are answered later: polkit is asked off the bus thread,
 /// then the ``Writer`` runs them one at a time (commit, kill, record), sends the reply, and hands
 /// the journal entries and `Changed` signals to ``EffectPerformer`` (``PermissionWork``). At
@@ -169,7 +170,9 @@ package struct PermissionsBusServer: Service {
             if atOnce { return try answer(work.noteLifecycle(request, caller: callers.cached(call.sender))) }
             try hand(request, call, reply, to: work.lifecycle, callers: callers, pending: pending)
         case .get, .list, .listApps, .lastKill:
-            if atOnce { return try answer(service.read(request)) }
+            // A read of an app whose change commits after its kill was asked for waits for the commit.
+            let waits = request.app.map(service.changesInFlight.isChanging) ?? false
+            if atOnce && !waits { return try answer(service.read(request)) }
             try hand(request, call, reply, to: work.read, callers: callers, pending: pending)
         }
         return nil

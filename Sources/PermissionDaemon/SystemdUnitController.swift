@@ -88,6 +88,11 @@ package struct SystemdUnitController: UnitController {
     /// Before systemd's kill, the unit's start limit is kept clear of permissiond's own kills
     /// (``keepStartLimitFor(_:)``): a permission kill is not a crash.
     package func kill(unit: String, instance: String) async throws -> KillDelivery {
+        if let asked = standbys.takeAsked(unit: unit, invocation: instance) {
+            // Asked for before the commit (``requestKill(unit:instance:)``): wait for it; systemd kills
+            // a process that is not gone within the bound, as below.
+            if await asked.exited(within: Self.standbyKillBound) { return .killed }
+        }
         // The same instance (a restart gets a new InvocationID); if it no longer has a main
         // process, KillUnit says NoSuchProcess.
         let path = SystemdManager.unitObjectPath(unit)
@@ -115,6 +120,20 @@ package struct SystemdUnitController: UnitController {
         }
         kills.record(unit: unit, at: ContinuousClock.now)
         return .killed
+    }
+
+    /// Asks the standby of `unit`'s main process to SIGKILL it now, without waiting (the standby
+    /// route of ``killedByStandby(_:mainPID:path:request:)``), when `instance` was read as running
+    /// within ``StandbyRegistry/freshness`` and a standby said it is there: the service asks before it
+    /// commits, and the next ``kill(unit:instance:)`` of `instance` waits for this one.
+    package func requestKill(unit: String, instance: String) -> Bool {
+        guard let requestStandbyKill, unit.hasSuffix(".service"), standbys.hasAny(unit: unit),
+            let mainPID = standbys.fresh(unit: unit, invocation: instance, now: ContinuousClock.now),
+            let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
+            let process = try? ProcessHandle(pid: pid), requestStandbyKill(unit, UInt32(pid))
+        else { return false }
+        standbys.asked(process, of: unit, invocation: instance)
+        return true
     }
 
     /// The standby route (docs/DESIGN.md, "The standby"): when a standby of the unit's main process
@@ -248,6 +267,8 @@ package final class StandbyRegistry: Sendable {
     private let standbys = Mutex<[String: ProcessHandle]>([:])
     /// The main process each unit's running instance had when last read, and when.
     private let seen = Mutex<[String: (invocation: String, mainPID: UInt64, at: ContinuousClock.Instant)]>([:])
+    /// The main process each unit's kill was asked for ahead of the commit (``asked(_:of:invocation:)``).
+    private let askedKills = Mutex<[String: (invocation: String, process: ProcessHandle)]>([:])
     /// How long a reading of the running instance and its main process stands in for a new one.
     package static let freshness: Duration = .milliseconds(20)
 
@@ -274,6 +295,21 @@ package final class StandbyRegistry: Sendable {
                 return false
             }
             return standby.pid != mainPID
+        }
+    }
+
+    /// Keeps `process`, the main process of `invocation` of `unit`, whose kill was asked for ahead of
+    /// the commit, until ``takeAsked(unit:invocation:)`` (the newest one counts).
+    package func asked(_ process: ProcessHandle, of unit: String, invocation: String) {
+        askedKills.withLock { $0[unit] = (invocation, process) }
+    }
+
+    /// The process of `invocation` of `unit` whose kill was asked for ahead of the commit, taken.
+    package func takeAsked(unit: String, invocation: String) -> ProcessHandle? {
+        askedKills.withLock { asked in
+            guard let kill = asked[unit], kill.invocation == invocation else { return nil }
+            asked[unit] = nil
+            return kill.process
         }
     }
 

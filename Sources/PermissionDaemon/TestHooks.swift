@@ -53,6 +53,13 @@ package struct HookedUnitController: UnitController {
         try await units.runningInstance(of: unit)
     }
 
+    /// Asks as systemd's controller does, but never while `die-before-kill` is set: that hook's
+    /// daemon dies after the commit, before any kill.
+    package func requestKill(unit: String, instance: String) -> Bool {
+        guard !hooks.dieBeforeKill.load(ordering: .acquiring) else { return false }
+        return units.requestKill(unit: unit, instance: instance)
+    }
+
     package func kill(unit: String, instance: String) async throws -> KillDelivery {
         if hooks.dieBeforeKill.exchange(false, ordering: .acquiringAndReleasing) {
             raise(SIGKILL)

@@ -117,3 +117,41 @@ struct WriterTests {
         #expect(harness.database.get(app: DaemonHarness.app(0), permission: .camera) != .denied)
     }
 }
+
+@Suite("Reads of an app whose change commits after its kill was asked for")
+struct ReadsDuringAskedKillTests {
+    @Test("they wait until the change is committed, then answer it; other apps' reads are answered meanwhile")
+    func readsWaitForTheCommit() async throws {
+        let harness = try DaemonHarness(apps: 2)
+        try harness.preset(0, .camera, .allowed)
+        let changing = DaemonHarness.app(0)
+        let answers = Answers()
+        let other = Answers()
+        try await harness.work.run {
+            harness.service.changesInFlight.begin(changing)
+            harness.work.read(
+                .get(app: changing, permission: "camera"), interactive: false,
+                identify: { Caller(uid: 0, busName: ":1.7") }, reply: { answers.add($0) })
+            harness.work.read(
+                .get(app: DaemonHarness.app(1), permission: "camera"), interactive: false,
+                identify: { Caller(uid: 0, busName: ":1.7") }, reply: { other.add($0) })
+            try await other.wait(for: 1)
+            // Until the read waits or (wrongly) is answered; bounded, each turn lets the call task run.
+            var turns = 0
+            while harness.service.changesInFlight.waitingReads(changing) == 0 && answers.all.isEmpty && turns < 1_000_000 {
+                await Task.yield()
+                turns += 1
+            }
+            #expect(answers.all.isEmpty, "a read was answered while its app's change was in flight")
+            #expect(harness.service.changesInFlight.waitingReads(changing) == 1)
+            // The change commits, as the writer does between asking for the kill and ending the change.
+            try harness.preset(0, .camera, .denied)
+            harness.service.changesInFlight.end(changing)
+            try await answers.wait(for: 1)
+        }
+        #expect(answers.all.count == 1)
+        if case .success(.state(let state)) = answers.all.first { #expect(state == .denied) } else {
+            Issue.record("the waiting read got \(answers.all)")
+        }
+    }
+}

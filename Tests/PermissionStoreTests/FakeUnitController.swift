@@ -19,12 +19,25 @@ final class FakeUnitController: UnitController {
         /// The unit is running when asked, but its process is gone by the time of the kill.
         var exitsBeforeKill = false
         var instancesStarted = 0
+        /// Whether kills have a route that needs no answer (``requestKill(unit:instance:)`` asks).
+        var asksEarly = false
+        /// The kills asked for ahead of the commit, in order.
+        var asked: [String] = []
     }
+    /// Runs when a kill is asked for ahead of the commit (to look at the store and the reads then).
+    let onAsk: @Sendable (String) -> Void
 
     let state: Mutex<State>
 
-    init(active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false, exitsBeforeKill: Bool = false) {
-        state = Mutex(State(isActiveFails: isActiveFails, killFailures: killFails ? Int.max : 0, exitsBeforeKill: exitsBeforeKill))
+    init(
+        active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false, exitsBeforeKill: Bool = false,
+        asksEarly: Bool = false, onAsk: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        state = Mutex(
+            State(
+                isActiveFails: isActiveFails, killFailures: killFails ? Int.max : 0, exitsBeforeKill: exitsBeforeKill,
+                asksEarly: asksEarly))
+        self.onAsk = onAsk
         for unit in active.sorted() { start(unit) }
     }
 
@@ -68,6 +81,20 @@ final class FakeUnitController: UnitController {
             return .killed
         }
     }
+
+    /// Asks when ``State/asksEarly``: the kill is then carried out by the next ``kill(unit:instance:)``.
+    func requestKill(unit: String, instance: String) -> Bool {
+        let asks = state.withLock { state in
+            guard state.asksEarly, state.running[unit] == instance else { return false }
+            state.asked.append(unit)
+            return true
+        }
+        if asks { onAsk(unit) }
+        return asks
+    }
+
+    /// The kills asked for ahead of the commit so far, in order.
+    var asked: [String] { state.withLock { $0.asked } }
 
     /// The invocation id of the `n`th instance started (from 1).
     static func invocationID(_ n: Int) -> String {

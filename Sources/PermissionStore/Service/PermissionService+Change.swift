@@ -41,14 +41,26 @@ extension PermissionService {
                 }
             }
         }
-        let committed = try store {
-            try database.commit(app: app, states: states, callerUID: caller.uid, at: now(), owing: owing)
+        let at = now()
+        let early = owing.flatMap { askEarly(app: app, states: states, owing: $0, policy: policy) }
+        let committed: (changes: [StoredPermissionChange], pending: PendingKill?)
+        do throws(PermissionServiceError) {
+            committed = try store {
+                try database.commit(app: app, states: states, callerUID: caller.uid, at: at, owing: owing)
+            }
+        } catch {
+            guard let early else { throw error }
+            database.withdraw(inFlight: early.kill, restoring: early.previous)
+            changesInFlight.end(app)
+            throw .failed("\(error.message); \(app) was killed already and comes back with its permissions as they were")
         }
+        if early != nil { changesInFlight.end(app) }
         let changes = committed.changes.filter(\.changed)
         guard let pending = committed.pending else {
+            if let early { database.withdraw(inFlight: early.kill, restoring: early.previous) }
             return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: nil, reason: reason))
         }
-        switch await deliver(pending, delays: inlineRetryDelays) {
+        switch await deliver(pending, delays: inlineRetryDelays, asked: early) {
         case .killed(let kill):
             return PermissionOutcome(reply: .success(.done), effects: announce(changes, app: app, kill: kill, reason: reason))
         case .moot:
@@ -63,6 +75,33 @@ extension PermissionService {
                             + "trying and says so in the journal; to apply it now: systemctl restart \(pending.unit)")),
                 effects: announce(changes, app: app, kill: nil, reason: reason))
         }
+    }
+
+    /// Asks for the kill `owing` now, before the commit, when the unit controller has a route for it
+    /// that needs no answer (``UnitController/requestKill(unit:instance:)``): the app's reads then wait
+    /// until ``changesInFlight`` ends (the caller ends it after the commit), and ``lastKill(app:)``
+    /// already names the kill, as ``deliver(_:delays:asked:)`` has it do at every attempt.
+    ///
+    /// The process that saw the old state is killed while the change commits; one that comes back
+    /// reads the change, committed. Should the commit fail, it reads the old state, as it was.
+    /// - Returns: the kill asked for and what ``lastKill(app:)`` answered before; nil when not asked.
+    private func askEarly(
+        app: String, states: [(Permission, PermissionState)], owing: KillOwed, policy: KillPolicy
+    ) -> (kill: KillRecord, previous: KillRecord?)? {
+        // The first change that kills, as the commit will find it (it reads what the cache holds).
+        let cause = states.lazy.map { permission, state in (permission, self.database.get(app: app, permission: permission), state) }
+            .first { permission, old, new in old != new && policy.kills(permission, from: old, to: new) }
+        guard let (permission, old, new) = cause else { return nil }
+        changesInFlight.begin(app)
+        guard units.requestKill(unit: owing.unit, instance: owing.invocationID) else {
+            changesInFlight.end(app)
+            return nil
+        }
+        // Its reads wait from before the request on, so LastKill names the kill before they are answered.
+        let kill = KillRecord(
+            app: app, unit: owing.unit, permission: permission, old: old, new: new, invocationID: owing.invocationID,
+            at: now())
+        return (kill, database.announce(inFlight: kill))
     }
 
     /// Tries once more to carry out every pending kill (at start, after a reconnect, and while
@@ -104,18 +143,23 @@ extension PermissionService {
     }
 
     /// Sends the kill, retrying after each of `delays`, and records the outcome in the store.
-    func deliver(_ pending: PendingKill, delays: [Duration]) async -> KillOutcome {
+    /// `asked`: the kill asked for before the commit (``askEarly(app:states:owing:policy:)``), which
+    /// the first attempt waits for, and which ``lastKill(app:)`` names already.
+    func deliver(
+        _ pending: PendingKill, delays: [Duration], asked: (kill: KillRecord, previous: KillRecord?)? = nil
+    ) async -> KillOutcome {
         var lastError = "not tried"
+        var asked = asked.flatMap { $0.kill.owes(pending) ? $0 : nil }
         for delay in delays {
             if delay > .zero { await sleep(delay) }
             // When the kill is sent: systemd's entries about the dying process come after it, while
             // KillUnit's answer may come after them (systemd asks polkit first).
-            let sentAt = now()
-            let kill = KillRecord(
+            let kill = asked?.kill ?? KillRecord(
                 app: pending.app, unit: pending.unit, permission: pending.permission, old: pending.old,
-                new: pending.new, invocationID: pending.invocationID, at: sentAt)
+                new: pending.new, invocationID: pending.invocationID, at: now())
             // LastKill names it from now on: the app that comes back may ask before the kill returns.
-            let previous = database.announce(inFlight: kill)
+            let previous = asked.map(\.previous) ?? database.announce(inFlight: kill)
+            asked = nil
             let delivery: KillDelivery
             do {
                 delivery = try await units.kill(unit: pending.unit, instance: pending.invocationID)
@@ -167,5 +211,14 @@ extension PermissionService {
             }
         }
         return effects
+    }
+}
+
+extension KillRecord {
+    /// Whether this kill, asked for before the commit, is the one `pending` owes (same app, unit,
+    /// instance and change).
+    func owes(_ pending: PendingKill) -> Bool {
+        app == pending.app && unit == pending.unit && invocationID == pending.invocationID
+            && permission == pending.permission && old == pending.old && new == pending.new
     }
 }

@@ -10,9 +10,10 @@ import Synchronization
 /// says), calls ``perform(_:caller:)``, replies with the outcome's `reply`, then performs its
 /// `effects` in order (journal entries, `Changed` signals).
 ///
-/// A change is committed to the store first; only then is the app's unit killed (if the policy
-/// says the change kills, the app is configured with a unit, and that unit is running), and the
-/// kill recorded. Handle Set and Reset one at a time (as a bus loop does) so that `Changed`
+/// A change is committed to the store before its reply; the app's unit is killed (if the policy
+/// says the change kills, the app is configured with a unit, and that unit is running) after the
+/// commit, or, where the kill needs no answer (a standby's), asked for just before it while reads of
+/// the app wait for the commit; then the kill is recorded. Handle Set and Reset one at a time (as a bus loop does) so that `Changed`
 /// signals follow the order of the commits; concurrent calls are safe but may reorder signals.
 package struct PermissionService: Sendable {
     /// The store.
@@ -31,6 +32,8 @@ package struct PermissionService: Sendable {
     package let maximumKillAttempts: Int
     /// Which apps are in the background, and since which report (the one-time grants' clock).
     package let lifecycles = Lifecycles()
+    /// The apps whose change is being committed after their kill was asked for: reads of them wait.
+    package let changesInFlight = ChangesInFlight()
     /// How long an app may stay in the background before its one-time grants expire, instead of
     /// its profile's delay (`RELAUNCH_ONE_TIME_DELAY`, for tests); nil: the profile's.
     package let oneTimeDelayOverride: Duration?

@@ -3,7 +3,8 @@
 ///
 /// permissiond implements it over `org.freedesktop.systemd1`; tests use a fake. The service asks
 /// before it commits a change that kills (the pending kill names the instance running then) and
-/// kills after the commit.
+/// kills after the commit; where the kill needs no answer from anyone (a standby's), it asks for it
+/// before the commit (``requestKill(unit:instance:)``) and ``kill(unit:instance:)`` waits for it.
 package protocol UnitController: Sendable {
     /// The InvocationID (32 lowercase hex digits) of the instance of `unit` whose main process runs
     /// now, or nil when none runs (not loaded, inactive, or waiting to restart).
@@ -17,6 +18,18 @@ package protocol UnitController: Sendable {
     /// - Returns: ``KillDelivery/killed``, or ``KillDelivery/gone`` when that instance no longer runs.
     /// - Throws: when the kill could not be sent; the service retries, then reports `Failed`.
     func kill(unit: String, instance: String) async throws -> KillDelivery
+
+    /// Asks for the kill of `unit`'s main process now, without waiting, when `instance` was just read
+    /// as running and the kill has a route that needs no answer (a standby of that process). The
+    /// next ``kill(unit:instance:)`` of that instance then waits for that kill instead of sending one.
+    ///
+    /// - Returns: whether the kill was asked for; false leaves everything to ``kill(unit:instance:)``.
+    func requestKill(unit: String, instance: String) -> Bool
+}
+
+extension UnitController {
+    /// No route without an answer: every kill is ``kill(unit:instance:)``'s.
+    package func requestKill(unit: String, instance: String) -> Bool { false }
 }
 
 /// What became of a kill request.
