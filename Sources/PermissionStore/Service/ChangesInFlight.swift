@@ -4,9 +4,10 @@ import Synchronization
 /// of them that wait for it.
 ///
 /// A kill that a standby carries out is asked for before the change is committed (docs/DESIGN.md,
-/// "The kill"), so the process that comes back could ask for its permissions before the store has
-/// them. Its reads are the only ones that could, so every read of an app's permissions and kills
-/// waits while such a change of the app is in flight, and is answered from what was then committed.
+/// "The kill before the commit"), so the process that comes back could ask for its permissions
+/// before the store has them. Its reads are the only ones that could, so every read of an app's
+/// permissions and kills waits while such a change of the app is in flight, and is answered from
+/// what was then committed.
 package final class ChangesInFlight: Sendable {
     private struct State {
         var changing: [String: Int] = [:]
