@@ -74,6 +74,9 @@ package struct SystemdUnitController: UnitController {
             guard Self.hasMainProcess(mainPID) else { return nil }
         }
         let id = SystemdManager.hex(try await property(path, Self.unitInterface, "InvocationID").bytesValue ?? [])
+        // A main process this daemon SIGKILLed runs no more code, though systemd, busy, may not have
+        // seen it end yet: nothing that could hold the old state runs (as in `activating` above).
+        if let mainPID, standbys.wasKilled(mainPID, of: unit, invocation: id, now: ContinuousClock.now) { return nil }
         if let mainPID, !id.isEmpty { standbys.saw(mainPID, of: unit, invocation: id, at: ContinuousClock.now) }
         return id.isEmpty ? nil : id
     }
@@ -91,7 +94,10 @@ package struct SystemdUnitController: UnitController {
         if let asked = standbys.takeAsked(unit: unit, invocation: instance) {
             // Asked for before the commit (``requestKill(unit:instance:)``): wait for it; systemd kills
             // a process that is not gone within the bound, as below.
-            if await asked.exited(within: Self.standbyKillBound) { return .killed }
+            if await asked.exited(within: Self.standbyKillBound) {
+                standbys.killed(UInt64(asked.pid), of: unit, invocation: instance, at: ContinuousClock.now)
+                return .killed
+            }
         }
         // The same instance (a restart gets a new InvocationID); if it no longer has a main
         // process, KillUnit says NoSuchProcess.
@@ -104,8 +110,9 @@ package struct SystemdUnitController: UnitController {
             guard Self.isOwed(current: current, instance: instance) else { return .gone }
         }
         if let requestStandbyKill,
-            try await killedByStandby(unit, mainPID: fresh, path: path, request: requestStandbyKill)
+            let pid = try await killedByStandby(unit, mainPID: fresh, path: path, request: requestStandbyKill)
         {
+            standbys.killed(UInt64(pid), of: unit, invocation: instance, at: ContinuousClock.now)
             return .killed
         }
         await keepStartLimitFor(unit)
@@ -119,6 +126,7 @@ package struct SystemdUnitController: UnitController {
             throw error
         }
         kills.record(unit: unit, at: ContinuousClock.now)
+        if let fresh { standbys.killed(fresh, of: unit, invocation: instance, at: ContinuousClock.now) }
         return .killed
     }
 
@@ -144,18 +152,18 @@ package struct SystemdUnitController: UnitController {
     /// kill's time; the standby runs as the app's own user in the app's unit, so it may signal the
     /// process itself, and it does only on this daemon's word (the signal's sender). The kill stays
     /// enforced: a process not gone within the bound is killed by systemd. A unit without a standby
-    /// that said so (none configured, or one still starting) goes to systemd at once. Returns whether
-    /// the process is gone, i.e. killed.
+    /// that said so (none configured, or one still starting) goes to systemd at once. Returns the
+    /// process killed, when it is gone; nil otherwise.
     private func killedByStandby(
         _ unit: String, mainPID known: UInt64?, path: String, request: StandbyKillRequest
-    ) async throws(BusError) -> Bool {
-        guard unit.hasSuffix(".service"), standbys.hasAny(unit: unit) else { return false }
+    ) async throws(BusError) -> Int32? {
+        guard unit.hasSuffix(".service"), standbys.hasAny(unit: unit) else { return nil }
         var mainPID = known ?? 0
         if known == nil { mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0 }
         guard let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
             let process = try? ProcessHandle(pid: pid), request(unit, UInt32(pid))
-        else { return false }
-        return await process.exited(within: Self.standbyKillBound)
+        else { return nil }
+        return await process.exited(within: Self.standbyKillBound) ? pid : nil
     }
 
     /// Keeps permissiond's kills from filling the unit's start limit.
@@ -269,6 +277,12 @@ package final class StandbyRegistry: Sendable {
     private let seen = Mutex<[String: (invocation: String, mainPID: UInt64, at: ContinuousClock.Instant)]>([:])
     /// The main process each unit's kill was asked for ahead of the commit (``asked(_:of:invocation:)``).
     private let askedKills = Mutex<[String: (invocation: String, process: ProcessHandle)]>([:])
+    /// The main process this daemon last SIGKILLed per unit (``killed(_:of:invocation:at:)``).
+    private let lastKilled = Mutex<[String: (invocation: String, mainPID: UInt64, at: ContinuousClock.Instant)]>([:])
+    /// How long after its kill a main process systemd still names is taken for the killed one: far
+    /// longer than systemd takes to see a process end, even busy, far shorter than the pids of a
+    /// 2-core machine take to come round (`kernel.pid_max`, 32768 and more).
+    package static let killedMemory: Duration = .seconds(1)
     /// How long a reading of the running instance and its main process stands in for a new one.
     package static let freshness: Duration = .milliseconds(20)
 
@@ -310,6 +324,20 @@ package final class StandbyRegistry: Sendable {
             guard let kill = asked[unit], kill.invocation == invocation else { return nil }
             asked[unit] = nil
             return kill.process
+        }
+    }
+
+    /// Notes that this daemon SIGKILLed `mainPID`, the main process of `invocation` of `unit`.
+    package func killed(_ mainPID: UInt64, of unit: String, invocation: String, at instant: ContinuousClock.Instant) {
+        lastKilled.withLock { $0[unit] = (invocation, mainPID, instant) }
+    }
+
+    /// Whether `mainPID` of `invocation` of `unit` is the process this daemon SIGKILLed there less than
+    /// ``killedMemory`` ago (systemd, busy, may still name it as the main process).
+    package func wasKilled(_ mainPID: UInt64, of unit: String, invocation: String, now: ContinuousClock.Instant) -> Bool {
+        lastKilled.withLock { killed in
+            guard let last = killed[unit] else { return false }
+            return last.invocation == invocation && last.mainPID == mainPID && now - last.at < Self.killedMemory
         }
     }
 

@@ -155,6 +155,20 @@ struct SystemdAnswerTests {
         #expect(ledger.fresh(unit: "b.service", invocation: "0123abcd", now: read) == nil, "another unit")
     }
 
+    @Test("a main process this daemon SIGKILLed is taken for gone only in that invocation, under that pid, and briefly")
+    func aKilledMainProcessIsGone() {
+        let registry = StandbyRegistry()
+        let now = ContinuousClock.now
+        let unit = "app.service"
+        #expect(!registry.wasKilled(42, of: unit, invocation: "a", now: now))
+        registry.killed(42, of: unit, invocation: "a", at: now)
+        #expect(registry.wasKilled(42, of: unit, invocation: "a", now: now + .milliseconds(80)))
+        #expect(!registry.wasKilled(43, of: unit, invocation: "a", now: now), "another main process (a standby that took over)")
+        #expect(!registry.wasKilled(42, of: unit, invocation: "b", now: now), "another instance")
+        #expect(!registry.wasKilled(42, of: "other.service", invocation: "a", now: now))
+        #expect(!registry.wasKilled(42, of: unit, invocation: "a", now: now + StandbyRegistry.killedMemory))
+    }
+
     @Test("a service runs only with a main process")
     func mainProcess() {
         #expect(SystemdUnitController.hasMainProcess(4242))

@@ -26,18 +26,22 @@ final class FakeUnitController: UnitController {
     }
     /// Runs when a kill is asked for ahead of the commit (to look at the store and the reads then).
     let onAsk: @Sendable (String) -> Void
+    /// Runs when the running instance is read.
+    let onRead: @Sendable (String) -> Void
 
     let state: Mutex<State>
 
     init(
         active: Set<String> = [], isActiveFails: Bool = false, killFails: Bool = false, exitsBeforeKill: Bool = false,
-        asksEarly: Bool = false, onAsk: @escaping @Sendable (String) -> Void = { _ in }
+        asksEarly: Bool = false, onAsk: @escaping @Sendable (String) -> Void = { _ in },
+        onRead: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         state = Mutex(
             State(
                 isActiveFails: isActiveFails, killFailures: killFails ? Int.max : 0, exitsBeforeKill: exitsBeforeKill,
                 asksEarly: asksEarly))
         self.onAsk = onAsk
+        self.onRead = onRead
         for unit in active.sorted() { start(unit) }
     }
 
@@ -61,7 +65,8 @@ final class FakeUnitController: UnitController {
     func instance(of unit: String) -> String? { state.withLock { $0.running[unit] } }
 
     func runningInstance(of unit: String) async throws -> String? {
-        try state.withLock { state in
+        onRead(unit)
+        return try state.withLock { state in
             if state.isActiveFails { throw Failure(description: "systemd did not answer") }
             return state.running[unit]
         }

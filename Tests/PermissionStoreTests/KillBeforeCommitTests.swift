@@ -85,6 +85,23 @@ struct KillBeforeCommitTests {
         #expect(kill.old == .notDetermined && kill.new == .allowed)
     }
 
+    @Test("without a kill to ask ahead, the app's reads still wait from the reading of the running instance to the commit")
+    func readsWaitWithoutAnAsk() async throws {
+        let service = Mutex<PermissionService?>(nil)
+        let waited = Mutex<[Bool]>([])
+        let units = FakeUnitController(active: [unit]) { _ in } onRead: { _ in
+            guard let service = service.withLock({ $0 }) else { return }
+            waited.withLock { $0.append(service.changesInFlight.isChanging(ServiceHarness.app)) }
+        }
+        let harness = try ServiceHarness(units: units)
+        service.withLock { $0 = harness.service }
+        let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
+        #expect(outcome.reply == .success(.done) && outcome.kills.count == 1)
+        #expect(harness.units.asked.isEmpty)
+        #expect(waited.withLock { $0 } == [true])
+        #expect(!harness.service.changesInFlight.isChanging(app))
+    }
+
     @Test("a change that does not kill asks for nothing, and its reads never wait")
     func noKillNoAsk() async throws {
         let (harness, seen, outcome) = try await change(.location, from: .denied, to: .allowed)

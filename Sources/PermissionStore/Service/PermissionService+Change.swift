@@ -26,11 +26,17 @@ extension PermissionService {
         let wouldKill = states.contains { permission, state in
             policy.kills(permission, from: database.get(app: app, permission: permission), to: state)
         }
+        // From the reading of the running instance to the end of the commit, the app's reads wait
+        // (``ChangesInFlight``): a process that comes back meanwhile (from this change's kill, or from a
+        // kill before it that systemd has not finished) reads this change, committed.
+        let gated = wouldKill && unit != nil
+        if gated { changesInFlight.begin(app) }
         if wouldKill, let unit {
             let instance: String?
             do {
                 instance = try await units.runningInstance(of: unit)
             } catch {
+                changesInFlight.end(app)
                 throw .failed(
                     "cannot ask systemd whether \(unit) runs (\(error)), so nothing was changed; "
                         + "check that systemd answers (systemctl status \(unit)) and try again")
@@ -49,12 +55,12 @@ extension PermissionService {
                 try database.commit(app: app, states: states, callerUID: caller.uid, at: at, owing: owing)
             }
         } catch {
+            if gated { changesInFlight.end(app) }
             guard let early else { throw error }
             database.withdraw(inFlight: early.kill, restoring: early.previous)
-            changesInFlight.end(app)
             throw .failed("\(error.message); \(app) was killed already and comes back with its permissions as they were")
         }
-        if early != nil { changesInFlight.end(app) }
+        if gated { changesInFlight.end(app) }
         let changes = committed.changes.filter(\.changed)
         guard let pending = committed.pending else {
             if let early { database.withdraw(inFlight: early.kill, restoring: early.previous) }
@@ -78,9 +84,9 @@ extension PermissionService {
     }
 
     /// Asks for the kill `owing` now, before the commit, when the unit controller has a route for it
-    /// that needs no answer (``UnitController/requestKill(unit:instance:)``): the app's reads then wait
-    /// until ``changesInFlight`` ends (the caller ends it after the commit), and ``lastKill(app:)``
-    /// already names the kill, as ``deliver(_:delays:asked:)`` has it do at every attempt.
+    /// that needs no answer (``UnitController/requestKill(unit:instance:)``); the app's reads wait
+    /// (``changesInFlight``, begun by the caller) until the commit, and ``lastKill(app:)`` already
+    /// names the kill, as ``deliver(_:delays:asked:)`` has it do at every attempt.
     ///
     /// The process that saw the old state is killed while the change commits; one that comes back
     /// reads the change, committed. Should the commit fail, it reads the old state, as it was.
@@ -92,11 +98,7 @@ extension PermissionService {
         let cause = states.lazy.map { permission, state in (permission, self.database.get(app: app, permission: permission), state) }
             .first { permission, old, new in old != new && policy.kills(permission, from: old, to: new) }
         guard let (permission, old, new) = cause else { return nil }
-        changesInFlight.begin(app)
-        guard units.requestKill(unit: owing.unit, instance: owing.invocationID) else {
-            changesInFlight.end(app)
-            return nil
-        }
+        guard units.requestKill(unit: owing.unit, instance: owing.invocationID) else { return nil }
         // Its reads wait from before the request on, so LastKill names the kill before they are answered.
         let kill = KillRecord(
             app: app, unit: owing.unit, permission: permission, old: old, new: new, invocationID: owing.invocationID,
