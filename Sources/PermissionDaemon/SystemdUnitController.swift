@@ -137,11 +137,19 @@ package struct SystemdUnitController: UnitController {
     package func requestKill(unit: String, instance: String) -> Bool {
         guard let requestStandbyKill, unit.hasSuffix(".service"), standbys.hasAny(unit: unit),
             let mainPID = standbys.fresh(unit: unit, invocation: instance, now: ContinuousClock.now),
-            let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
-            let process = try? ProcessHandle(pid: pid), requestStandbyKill(unit, UInt32(pid))
+            let process = askStandby(unit, toKill: mainPID, request: requestStandbyKill)
         else { return false }
         standbys.asked(process, of: unit, invocation: instance)
         return true
+    }
+
+    /// Pins `mainPID` and asks `unit`'s standby to SIGKILL it, when a standby other than that process
+    /// is alive; the pinned process, or nil when nothing was asked.
+    private func askStandby(_ unit: String, toKill mainPID: UInt64, request: StandbyKillRequest) -> ProcessHandle? {
+        guard let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
+            let process = try? ProcessHandle(pid: pid), request(unit, UInt32(pid))
+        else { return nil }
+        return process
     }
 
     /// The standby route (docs/DESIGN.md, "The standby"): when a standby of the unit's main process
@@ -160,10 +168,8 @@ package struct SystemdUnitController: UnitController {
         guard unit.hasSuffix(".service"), standbys.hasAny(unit: unit) else { return nil }
         var mainPID = known ?? 0
         if known == nil { mainPID = try await property(path, Self.serviceInterface, "MainPID").uint64Value ?? 0 }
-        guard let pid = Self.signalablePID(mainPID), standbys.hasStandby(unit: unit, besides: pid),
-            let process = try? ProcessHandle(pid: pid), request(unit, UInt32(pid))
-        else { return nil }
-        return await process.exited(within: Self.standbyKillBound) ? pid : nil
+        guard let process = askStandby(unit, toKill: mainPID, request: request) else { return nil }
+        return await process.exited(within: Self.standbyKillBound) ? process.pid : nil
     }
 
     /// Keeps permissiond's kills from filling the unit's start limit.

@@ -15,24 +15,30 @@ struct KillBeforeCommitTests {
         var readsWait: Bool
     }
 
-    /// What was seen at each ask.
+    /// What was seen at each ask, and whether the app's reads waited at each reading of the running instance.
     final class Seen: Sendable {
         let list = Mutex<[AtAsk]>([])
+        let readsWaitAtRead = Mutex<[Bool]>([])
         var all: [AtAsk] { list.withLock { $0 } }
+        var atRead: [Bool] { readsWaitAtRead.withLock { $0 } }
     }
 
-    /// A harness whose fake systemd asks for kills ahead of the commit, noting what was seen then.
-    static func harness(seen: Seen = Seen()) throws -> ServiceHarness {
+    /// A harness whose fake systemd asks for kills ahead of the commit (unless `asksEarly` is false),
+    /// noting what was seen then and at each reading of the running instance.
+    static func harness(seen: Seen = Seen(), asksEarly: Bool = true) throws -> ServiceHarness {
         let service = Mutex<PermissionService?>(nil)
-        let units = FakeUnitController(active: [ServiceHarness.unit], asksEarly: true) { _ in
+        let app = ServiceHarness.app
+        let units = FakeUnitController(active: [ServiceHarness.unit], asksEarly: asksEarly) { _ in
             guard let service = service.withLock({ $0 }) else { return }
-            let app = ServiceHarness.app
             seen.list.withLock {
                 $0.append(
                     AtAsk(
                         stored: Self.committedCamera(service.database),
                         readsWait: service.changesInFlight.isChanging(app)))
             }
+        } onRead: { _ in
+            guard let service = service.withLock({ $0 }) else { return }
+            seen.readsWaitAtRead.withLock { $0.append(service.changesInFlight.isChanging(app)) }
         }
         let harness = try ServiceHarness(units: units)
         service.withLock { $0 = harness.service }
@@ -87,18 +93,12 @@ struct KillBeforeCommitTests {
 
     @Test("without a kill to ask ahead, the app's reads still wait from the reading of the running instance to the commit")
     func readsWaitWithoutAnAsk() async throws {
-        let service = Mutex<PermissionService?>(nil)
-        let waited = Mutex<[Bool]>([])
-        let units = FakeUnitController(active: [unit]) { _ in } onRead: { _ in
-            guard let service = service.withLock({ $0 }) else { return }
-            waited.withLock { $0.append(service.changesInFlight.isChanging(ServiceHarness.app)) }
-        }
-        let harness = try ServiceHarness(units: units)
-        service.withLock { $0 = harness.service }
+        let seen = Seen()
+        let harness = try Self.harness(seen: seen, asksEarly: false)
         let outcome = await harness.handle(.set(app: app, permission: "camera", state: "allowed"))
         #expect(outcome.reply == .success(.done) && outcome.kills.count == 1)
-        #expect(harness.units.asked.isEmpty)
-        #expect(waited.withLock { $0 } == [true])
+        #expect(harness.units.asked.isEmpty && seen.all.isEmpty)
+        #expect(seen.atRead == [true])
         #expect(!harness.service.changesInFlight.isChanging(app))
     }
 

@@ -23,9 +23,9 @@ extension PermissionService {
         let policy = configuration.killPolicy(for: app)
         let unit = configuration.unit(for: app)
         var owing: KillOwed?
-        let wouldKill = states.contains { permission, state in
-            policy.kills(permission, from: database.get(app: app, permission: permission), to: state)
-        }
+        // Each change from the state reads are answered from (what is committed).
+        let transitions = states.map { permission, state in (permission, database.get(app: app, permission: permission), state) }
+        let wouldKill = transitions.contains { permission, old, new in policy.kills(permission, from: old, to: new) }
         // From the reading of the running instance to the end of the commit, the app's reads wait
         // (``ChangesInFlight``): a process that comes back meanwhile (from this change's kill, or from a
         // kill before it that systemd has not finished) reads this change, committed.
@@ -48,7 +48,13 @@ extension PermissionService {
             }
         }
         let at = now()
-        let early = owing.flatMap { askEarly(app: app, states: states, owing: $0, policy: policy) }
+        var early: (kill: KillRecord, previous: KillRecord?)?
+        // The first change that kills, as the commit will find it.
+        if let owing, let cause = transitions.first(where: { permission, old, new in
+            old != new && policy.kills(permission, from: old, to: new)
+        }) {
+            early = askEarly(app: app, cause: cause, owing: owing)
+        }
         let committed: (changes: [StoredPermissionChange], pending: PendingKill?)
         do throws(PermissionServiceError) {
             committed = try store {
@@ -92,12 +98,9 @@ extension PermissionService {
     /// reads the change, committed. Should the commit fail, it reads the old state, as it was.
     /// - Returns: the kill asked for and what ``lastKill(app:)`` answered before; nil when not asked.
     private func askEarly(
-        app: String, states: [(Permission, PermissionState)], owing: KillOwed, policy: KillPolicy
+        app: String, cause: (permission: Permission, old: PermissionState, new: PermissionState), owing: KillOwed
     ) -> (kill: KillRecord, previous: KillRecord?)? {
-        // The first change that kills, as the commit will find it (it reads what the cache holds).
-        let cause = states.lazy.map { permission, state in (permission, self.database.get(app: app, permission: permission), state) }
-            .first { permission, old, new in old != new && policy.kills(permission, from: old, to: new) }
-        guard let (permission, old, new) = cause else { return nil }
+        let (permission, old, new) = cause
         guard units.requestKill(unit: owing.unit, instance: owing.invocationID) else { return nil }
         // Its reads wait from before the request on, so LastKill names the kill before they are answered.
         let kill = KillRecord(
@@ -145,7 +148,7 @@ extension PermissionService {
     }
 
     /// Sends the kill, retrying after each of `delays`, and records the outcome in the store.
-    /// `asked`: the kill asked for before the commit (``askEarly(app:states:owing:policy:)``), which
+    /// `asked`: the kill asked for before the commit (``askEarly(app:cause:owing:)``), which
     /// the first attempt waits for, and which ``lastKill(app:)`` names already.
     func deliver(
         _ pending: PendingKill, delays: [Duration], asked: (kill: KillRecord, previous: KillRecord?)? = nil
