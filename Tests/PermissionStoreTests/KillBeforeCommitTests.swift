@@ -102,11 +102,13 @@ struct KillBeforeCommitTests {
         #expect(!harness.service.changesInFlight.isChanging(app))
     }
 
-    @Test("a change that does not kill asks for nothing, and its reads never wait")
+    @Test("a change that does not kill asks for nothing and never reads the running instance, where the reads start waiting")
     func noKillNoAsk() async throws {
         let (harness, seen, outcome) = try await change(.location, from: .denied, to: .allowed)
         #expect(harness.units.asked.isEmpty && outcome.kills.isEmpty)
         #expect(seen.all.isEmpty)
+        // The reads wait only from the reading of the running instance on (``change``), and it is never read.
+        #expect(seen.atRead.isEmpty && !harness.service.changesInFlight.isChanging(app))
     }
 
     @Test("a commit that fails after the kill was asked: the reply says so, reads and LastKill are as before")

@@ -29,9 +29,10 @@ extension PermissionService {
         // From the reading of the running instance to the end of the commit, the app's reads wait
         // (``ChangesInFlight``): a process that comes back meanwhile (from this change's kill, or from a
         // kill before it that systemd has not finished) reads this change, committed.
-        let gated = wouldKill && unit != nil
-        if gated { changesInFlight.begin(app) }
+        var gated = false
         if wouldKill, let unit {
+            gated = true
+            changesInFlight.begin(app)
             let instance: String?
             do {
                 instance = try await units.runningInstance(of: unit)
