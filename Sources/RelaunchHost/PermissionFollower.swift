@@ -73,11 +73,31 @@ enum PermissionFollower {
         }
     }
 
+    /// How many `Changed` signals were applied per permission: a reading of all permissions sent
+    /// before one of them was applied must not overwrite it when its answer comes later (the answer
+    /// resumes a task, which may run after the loop has applied a newer signal).
+    final class ChangesHeard: Sendable {
+        private let counts = Mutex<[Permission: UInt64]>([:])
+
+        /// The counts now, taken before a reading is sent.
+        var now: [Permission: UInt64] { counts.withLock { $0 } }
+
+        func note(_ permission: Permission) {
+            counts.withLock { $0[permission, default: 0] += 1 }
+        }
+
+        /// Whether no `Changed` of `permission` was applied since `before` (a reading sent then is newest).
+        func noneOf(_ permission: Permission, since before: [Permission: UInt64]) -> Bool {
+            counts.withLock { $0[permission, default: 0] == before[permission, default: 0] }
+        }
+    }
+
     /// What the two subscriptions do with a signal, apart from the bus that delivers it.
     struct Signals<App: HostableApp>: Sendable {
         let host: AppHost<App>
         let trust: Trust
         let logger: Logger
+        var heard = ChangesHeard()
 
         /// permissiond's `Changed`: applied when its sender owns permissiond's name and it is about
         /// this app and one of its permissions; a forgery is logged once per sender.
@@ -88,6 +108,7 @@ enum PermissionFollower {
                 App.permissions.contains(permission),
                 let raw = try? signal.arguments.string(at: 3), let state = PermissionState(rawValue: raw)
             else { return }
+            heard.note(permission)
             host.updatePermission(permission, to: state, because: "permissiond said it changed")
         }
 
@@ -113,18 +134,21 @@ enum PermissionFollower {
         ) { signal in signals.changed(signal) }
         let owner = try connection.subscribe(Trust.ownerChanges) { signal in
             if signals.nameOwnerChanged(signal) {
-                reread(on: connection, host: host, logger: logger, why: "permissiond is back", trust: nil)
+                reread(on: connection, host: host, logger: logger, why: "permissiond is back", trust: nil, heard: signals.heard)
             }
         }
-        reread(on: connection, host: host, logger: logger, why: "following permissiond from now on", trust: trust)
+        reread(on: connection, host: host, logger: logger, why: "following permissiond from now on", trust: trust, heard: signals.heard)
         return [changed, owner]
     }
 
     /// Asks permissiond for the app's permissions (first, with `trust`, who owns its name) and
-    /// applies the answer. The calls are completed by the connection's loop, never waited for while
-    /// holding the connection: the loop goes on serving and pinging the watchdog meanwhile.
+    /// applies the answer, but not to a permission whose `Changed` was applied after the question was
+    /// sent (`heard`: that signal is newer). The calls are completed by the connection's loop, never
+    /// waited for while holding the connection: the loop goes on serving and pinging the watchdog
+    /// meanwhile.
     private static func reread<App: HostableApp>(
-        on connection: BusConnection, host: AppHost<App>, logger: Logger, why: String, trust: Trust?
+        on connection: BusConnection, host: AppHost<App>, logger: Logger, why: String, trust: Trust?,
+        heard: ChangesHeard
     ) {
         Task {
             do throws(BusError) {
@@ -135,9 +159,10 @@ enum PermissionFollower {
                     ).string(at: 0)
                     trust.setOwnerUnlessKnown(owner)
                 }
+                let before = heard.now
                 let listed = try await PermissionsClient(bus: connection, timeout: .seconds(5))
                     .list(app: host.configuration.appID)
-                for permission in App.permissions {
+                for permission in App.permissions where heard.noneOf(permission, since: before) {
                     guard let state = listed[permission.rawValue].flatMap(PermissionState.init(rawValue:)) else { continue }
                     host.updatePermission(permission, to: state, because: why)
                 }

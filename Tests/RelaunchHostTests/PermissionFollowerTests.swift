@@ -48,6 +48,24 @@ struct PermissionFollowerTests {
         }
     }
 
+    @Test("a reading of all permissions sent before a Changed was applied does not overwrite that permission")
+    func readingOlderThanAChanged() throws {
+        try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
+            let memory = InMemoryLogHandler()
+            let signals = Self.signals(in: directory, memory: memory)
+            let before = signals.heard.now  // a reading is sent
+            #expect(signals.heard.noneOf(.camera, since: before))
+            signals.changed(Self.changed(from: Self.owner))  // then permissiond's Changed is applied
+            #expect(!signals.heard.noneOf(.camera, since: before), "the reading's camera is older than the Changed")
+            #expect(signals.heard.noneOf(.photos, since: before), "no Changed of photos: the reading's photos stands")
+            let after = signals.heard.now
+            signals.changed(Self.changed(from: ":1.99"))  // a forgery is no newer state
+            #expect(signals.heard.noneOf(.camera, since: after))
+            signals.changed(Self.changed(from: Self.owner, app: "banca-demo"))  // nor another app's
+            #expect(signals.heard.noneOf(.camera, since: after))
+        }
+    }
+
     @Test("a Changed about another app, or a permission this app does not have, changes nothing")
     func changedForOthers() throws {
         try TemporaryDirectory.with(prefix: "appdata") { (directory) throws in
